@@ -1,0 +1,4 @@
+import Dispatch
+import ResponseKit
+
+print("hello")

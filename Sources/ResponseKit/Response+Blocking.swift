@@ -1,0 +1,173 @@
+import Dispatch
+import Foundation
+
+extension Response {
+    /// The value, waiting until the response is done: the blocking-future style.
+    ///
+    /// Tests use it to be deterministic:
+    ///
+    /// ```swift
+    /// let (response, resolver) = Response<Int>.pending()
+    /// DispatchQueue.global().async { resolver.succeed(42) }
+    /// #expect(try response.value == 42)
+    /// ```
+    ///
+    /// **The main thread does not deadlock.** On the main thread the wait keeps servicing the
+    /// main queue (by running `RunLoop.main`), so work that needs the main queue still finishes;
+    /// main-queue callbacks, this response's included, may therefore run *during* the wait.
+    /// Elsewhere the wait blocks on a semaphore, created only when someone blocks.
+    ///
+    /// A wait that lasts longer than ``ResponseDiagnostics/longWaitThreshold`` is reported once
+    /// through ``ResponseDiagnostics`` (it may never finish: for example a callback on a serial
+    /// queue blocking on work queued behind it) and goes on waiting. Use ``wait(timeout:)`` to
+    /// give up instead.
+    ///
+    /// - Throws: the response's failure; `CancellationError` when it was cancelled.
+    @available(*, noasync, message: "blocks a thread; in async code, await the response instead")
+    public var value: Value {
+        get throws { try waitForResult(deadline: nil)!.get() }
+    }
+
+    /// The failure, waiting until the response is done; `nil` when it succeeded.
+    ///
+    /// Waits like ``value``, on the main thread too.
+    @available(*, noasync, message: "blocks a thread; in async code, await the response instead")
+    public var error: (any Error)? {
+        if case .failure(let error) = waitForResult(deadline: nil)! { return error }
+        return nil
+    }
+
+    /// The result, waiting until the response is done.
+    ///
+    /// Waits like ``value``, on the main thread too.
+    @available(*, noasync, message: "blocks a thread; in async code, await the response instead")
+    public var result: Result<Value, any Error> {
+        waitForResult(deadline: nil)!
+    }
+
+    /// The value, waiting at most `timeout` for the response to be done.
+    ///
+    /// Giving up does not cancel the response: call ``cancel()`` for that.
+    ///
+    /// ```swift
+    /// do {
+    ///     let user = try response.wait(timeout: .seconds(2))
+    /// } catch let error as ResponseError where error == .timedOut {
+    ///     print("still loading")
+    /// }
+    /// ```
+    ///
+    /// - Parameter timeout: how long to wait; zero or less only checks.
+    /// - Returns: the value.
+    /// - Throws: ``ResponseError/timedOut`` when the response is not done in time; otherwise the
+    ///   response's failure.
+    @available(*, noasync, message: "blocks a thread; in async code, await the response instead")
+    public func wait(timeout: Duration) throws -> Value {
+        guard let result = waitForResult(deadline: .now + timeout) else {
+            throw ResponseError.timedOut
+        }
+        return try result.get()
+    }
+
+    /// Waits until the response is done or `deadline` passes; `nil` on timeout.
+    func waitForResult(deadline: ContinuousClock.Instant?) -> Result<Value, any Error>? {
+        let finished = state.withLock { state -> Result<Value, any Error>? in
+            if state.result != nil { state.isFailureObserved = true }
+            return state.result
+        }
+        if let finished { return finished }
+
+        let semaphore = DispatchSemaphore(value: 0)
+        let onMainThread = Thread.isMainThread
+        register(
+            ResponseCallback(
+                body: .result { _ in
+                    semaphore.signal()
+                    // Wakes the main run loop if the waiter sleeps in it.
+                    if onMainThread { DispatchQueue.main.async {} }
+                },
+                isolation: nil,
+                isInline: true
+            )
+        )
+        let waiter = BlockingWait(semaphore: semaphore, deadline: deadline, response: "\(self)", file: file, line: line)
+        let done = onMainThread ? waiter.runMainLoop() : waiter.block()
+        return done ? state.withLock { $0.result } : nil
+    }
+}
+
+/// One blocking wait: on a semaphore, or by running the main run loop until the semaphore is signalled.
+private struct BlockingWait {
+    let semaphore: DispatchSemaphore
+    let deadline: ContinuousClock.Instant?
+    let response: String
+    let file: StaticString
+    let line: UInt
+    let start = ContinuousClock.now
+
+    /// When to stop waiting next: the deadline, or the moment to report a long wait.
+    private func nextStop(warned: Bool) -> ContinuousClock.Instant? {
+        if let deadline { return deadline }
+        return warned ? nil : start + ResponseDiagnostics.longWaitThreshold
+    }
+
+    /// Reports a long wait; returns whether to keep waiting.
+    private func keepWaiting(warned: inout Bool) -> Bool {
+        if deadline != nil { return false }
+        if !warned {
+            warned = true
+            ResponseDiagnostics.report(
+                .longWait,
+                "a blocking wait on \(response) has waited over \(ResponseDiagnostics.longWaitThreshold) "
+                    + "and goes on; if the work needs the thread or queue this wait blocks, it can never finish",
+                file: file,
+                line: line
+            )
+        }
+        return true
+    }
+
+    /// Blocks the thread on the semaphore. Returns whether the response finished.
+    func block() -> Bool {
+        var warned = false
+        while true {
+            guard let stop = nextStop(warned: warned) else {
+                semaphore.wait()
+                return true
+            }
+            if semaphore.wait(timeout: Self.dispatchTime(stop)) == .success { return true }
+            if !keepWaiting(warned: &warned) { return false }
+        }
+    }
+
+    /// Runs the main run loop, which drains `DispatchQueue.main`, until the semaphore is signalled.
+    /// Returns whether the response finished.
+    func runMainLoop() -> Bool {
+        var warned = false
+        while true {
+            if semaphore.wait(timeout: .now()) == .success { return true }
+            let stop = nextStop(warned: warned)
+            if let stop, stop <= .now {
+                if !keepWaiting(warned: &warned) { return false }
+                continue
+            }
+            let limit = stop.map { Date(timeIntervalSinceNow: Self.seconds(until: $0)) } ?? .distantFuture
+            if !RunLoop.main.run(mode: .default, before: limit) {
+                // The run loop cannot run here (we are inside a main-queue job, which the run loop
+                // does not drain re-entrantly): fall back to blocking, with the long-wait report.
+                return block()
+            }
+        }
+    }
+
+    private static func seconds(until instant: ContinuousClock.Instant) -> Double {
+        let remaining = ContinuousClock.now.duration(to: instant)
+        let (seconds, attoseconds) = remaining.components
+        return max(0, Double(seconds) + Double(attoseconds) / 1e18)
+    }
+
+    private static func dispatchTime(_ instant: ContinuousClock.Instant) -> DispatchTime {
+        let nanoseconds = seconds(until: instant) * 1e9
+        return .now() + .nanoseconds(Int(min(nanoseconds, Double(Int.max / 2))))
+    }
+}

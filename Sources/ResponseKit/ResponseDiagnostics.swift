@@ -1,0 +1,75 @@
+/// A misuse or a likely bug that ResponseKit noticed, such as a response resolved twice.
+///
+/// Diagnostics never change what a program does (the first result still wins); they make sure
+/// the problem is not lost silently. See ``ResponseDiagnostics``.
+public struct ResponseDiagnostic: Sendable, CustomStringConvertible {
+    /// What kind of problem this is.
+    public struct Kind: Hashable, Sendable, CustomStringConvertible {
+        /// The name of the kind, such as `resolvedTwice`.
+        public let description: String
+
+        /// A response that was already done was given another result. The first result stands.
+        public static let resolvedTwice = Kind(description: "resolvedTwice")
+        /// A blocking wait with no timeout has been waiting longer than
+        /// ``ResponseDiagnostics/longWaitThreshold``: perhaps the work needs the thread or queue
+        /// that the wait blocks, and can never finish.
+        public static let longWait = Kind(description: "longWait")
+    }
+
+    /// What kind of problem this is.
+    public let kind: Kind
+    /// A sentence saying what happened and where.
+    public let message: String
+    /// The file that created the response concerned.
+    public let file: String
+    /// The line that created the response concerned.
+    public let line: UInt
+
+    /// `ResponseKit <kind>: <message>`: one line.
+    public var description: String {
+        "ResponseKit \(kind): \(message)"
+    }
+}
+
+/// Where ResponseKit reports misuse: one hook for the whole process.
+///
+/// By default each diagnostic is written as one line to standard error. Set ``handler`` once at
+/// start-up to send them to your logger, or in a test to record them:
+///
+/// ```swift
+/// ResponseDiagnostics.handler = { diagnostic in logger.warning("\(diagnostic)") }
+/// ```
+public enum ResponseDiagnostics {
+    private struct Settings: Sendable {
+        var handler: @Sendable (ResponseDiagnostic) -> Void = ResponseDiagnostics.writeToStandardError
+        var longWaitThreshold: Duration = .seconds(10)
+    }
+
+    private static let settings = LockedBox.make(Settings())
+
+    /// Receives every diagnostic. Called on the thread that noticed the problem.
+    public static var handler: @Sendable (ResponseDiagnostic) -> Void {
+        get { settings.withLock { $0.handler } }
+        set { settings.withLock { $0.handler = newValue } }
+    }
+
+    /// How long a blocking wait with no timeout may take before a ``ResponseDiagnostic/Kind/longWait``
+    /// diagnostic is reported (once per wait; the wait goes on). Ten seconds by default.
+    public static var longWaitThreshold: Duration {
+        get { settings.withLock { $0.longWaitThreshold } }
+        set { settings.withLock { $0.longWaitThreshold = max(newValue, .milliseconds(1)) } }
+    }
+
+    /// The default handler: one line on standard error.
+    ///
+    /// - Parameter diagnostic: the problem to write.
+    @Sendable
+    public static func writeToStandardError(_ diagnostic: ResponseDiagnostic) {
+        StandardError.writeLine(diagnostic.description)
+    }
+
+    static func report(_ kind: ResponseDiagnostic.Kind, _ message: String, file: StaticString, line: UInt) {
+        let diagnostic = ResponseDiagnostic(kind: kind, message: message, file: "\(file)", line: line)
+        handler(diagnostic)
+    }
+}

@@ -1,0 +1,71 @@
+import Dispatch
+import Foundation
+import ResponseKit
+import ResponseKitTesting
+import XCTest
+
+/// XCTest runs synchronous tests on the main thread, which is what these cases need.
+final class MainThreadBlockingTests: XCTestCase {
+    func testRunsOnTheMainThread() {
+        XCTAssertTrue(Thread.isMainThread, "the cases below assume XCTest's main-thread execution")
+    }
+
+    func testValue_onMainThread_finishes_whenTheWorkNeedsTheMainQueue() throws {
+        let (response, resolver) = Response<Int>.pending()
+        // The work's last step is scheduled on the main queue, which this thread is blocking.
+        DispatchQueue.global().async {
+            DispatchQueue.main.async { resolver.succeed(7) }
+        }
+        XCTAssertEqual(try response.value, 7)
+    }
+
+    func testValue_onMainThread_finishes_whenTheWorkRunsOnTheMainQueue() throws {
+        let response = Response<Int>(on: .main) { 11 }
+        XCTAssertEqual(try response.value, 11)
+    }
+
+    func testMainExecutor_deliversOnTheMainThread_duringABlockingWait() throws {
+        let (response, resolver) = Response<Int>.pending()
+        let delivered = Response<Bool>.pending(on: .immediate)
+        response.onCompletion { _ in delivered.resolver.succeed(Thread.isMainThread) }
+        DispatchQueue.global().async { resolver.succeed(1) }
+
+        XCTAssertEqual(try response.value, 1)
+        XCTAssertTrue(try delivered.response.value, "a .main callback ran off the main thread")
+    }
+
+    func testCallbacksOnMain_runInRegistrationOrder() throws {
+        let (response, resolver) = Response<Int>.pending()
+        let order = Response<[Int]>.pending(on: .immediate)
+        let seen = Recorder<Int>()
+        for index in 0..<20 {
+            response.onCompletion { _ in seen.record(index) }
+        }
+        response.onCompletion { _ in order.resolver.succeed(seen.values) }
+        DispatchQueue.global().async { resolver.succeed(1) }
+        XCTAssertEqual(try order.response.value, Array(0..<20))
+    }
+
+    func testWaitTimeout_onMainThread_timesOut() {
+        let (response, _) = Response<Int>.pending()
+        XCTAssertThrowsError(try response.wait(timeout: .milliseconds(30))) { error in
+            XCTAssertEqual(error as? ResponseError, .timedOut)
+        }
+    }
+
+    func testWaitTimeout_onMainThread_returnsWorkDoneOnTheMainQueue() throws {
+        let (response, resolver) = Response<Int>.pending()
+        DispatchQueue.main.async { resolver.succeed(4) }
+        XCTAssertEqual(try response.wait(timeout: .seconds(30)), 4)
+    }
+
+    func testMainActorCallback_runsOnMainThread() throws {
+        let (response, resolver) = Response<Int>.pending(on: .immediate)
+        let delivered = Response<Bool>.pending(on: .immediate)
+        MainActor.assumeIsolated {
+            _ = response.onCompletion { _ in delivered.resolver.succeed(Thread.isMainThread) }
+        }
+        DispatchQueue.global().async { resolver.succeed(1) }
+        XCTAssertTrue(try delivered.response.value)
+    }
+}
