@@ -25,6 +25,20 @@ public struct ResponseDiagnostic: Sendable, CustomStringConvertible {
     /// The line that created the response concerned.
     public let line: UInt
 
+    /// Makes a diagnostic; ResponseKit makes them as it notices problems, tests of a handler may too.
+    ///
+    /// - Parameters:
+    ///   - kind: what kind of problem this is.
+    ///   - message: a sentence saying what happened and where.
+    ///   - file: the file that created the response concerned.
+    ///   - line: the line that created the response concerned.
+    public init(kind: Kind, message: String, file: String, line: UInt) {
+        self.kind = kind
+        self.message = message
+        self.file = file
+        self.line = line
+    }
+
     /// `ResponseKit <kind>: <message>`: one line.
     public var description: String {
         "ResponseKit \(kind): \(message)"

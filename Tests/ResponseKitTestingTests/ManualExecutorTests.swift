@@ -1,0 +1,99 @@
+import Dispatch
+import ResponseKit
+import ResponseKitTesting
+import Testing
+
+struct ManualExecutorTests {
+    @Test func execute_doesNotRunJobs() {
+        let manual = ManualExecutor()
+        let ran = Recorder<Int>()
+        manual.execute { ran.record(1) }
+        #expect(ran.values.isEmpty)
+        #expect(manual.pendingCount == 1)
+    }
+
+    @Test func runAll_runsJobsInSubmissionOrder() {
+        let manual = ManualExecutor()
+        let ran = Recorder<Int>()
+        for index in 0..<5 { manual.execute { ran.record(index) } }
+        #expect(manual.runAll() == 5)
+        #expect(ran.values == [0, 1, 2, 3, 4])
+        #expect(manual.pendingCount == 0)
+    }
+
+    @Test func runAll_alsoRunsJobsEnqueuedWhileRunning() {
+        let manual = ManualExecutor()
+        let ran = Recorder<String>()
+        manual.execute {
+            ran.record("outer")
+            manual.execute { ran.record("inner") }
+        }
+        #expect(manual.runAll() == 2)
+        #expect(ran.values == ["outer", "inner"])
+    }
+
+    @Test func runNext_runsOneJobAtATime() {
+        let manual = ManualExecutor()
+        let ran = Recorder<Int>()
+        manual.execute { ran.record(1) }
+        manual.execute { ran.record(2) }
+        #expect(manual.runNext())
+        #expect(ran.values == [1])
+        #expect(manual.runNext())
+        #expect(!manual.runNext())
+        #expect(ran.values == [1, 2])
+    }
+
+    @Test func response_onManualExecutor_deliversOnlyWhenDrained() {
+        let manual = ManualExecutor()
+        let (response, resolver) = Response<String>.pending(on: manual.executor)
+        let names = Recorder<String>()
+        response.onCompletion { names.record($0) }
+
+        resolver.succeed("Ada")
+        #expect(response.isDone)
+        #expect(names.values.isEmpty)
+
+        #expect(manual.runAll() == 1)
+        #expect(names.values == ["Ada"])
+    }
+
+    @Test func response_onManualExecutor_deliversFailures() {
+        let manual = ManualExecutor()
+        let (response, resolver) = Response<Int>.pending(on: .custom(manual))
+        let failures = Recorder<String>()
+        response.onFailure { failures.record("\(type(of: $0))") }
+        response.cancel()
+        #expect(failures.values.isEmpty)
+        manual.runAll()
+        #expect(failures.values == ["CancellationError"])
+        #expect(!resolver.succeed(1))
+    }
+
+    @Test func submissionsFromManyThreads_areAllKept() {
+        let manual = ManualExecutor()
+        let ran = Recorder<Int>()
+        DispatchQueue.concurrentPerform(iterations: 1_000) { index in
+            manual.execute { ran.record(index) }
+        }
+        #expect(manual.pendingCount == 1_000)
+        #expect(manual.runAll() == 1_000)
+        #expect(Set(ran.values) == Set(0..<1_000))
+    }
+}
+
+struct RecorderTests {
+    @Test func record_keepsOrderAndCount() {
+        let recorder = Recorder<String>()
+        recorder.record("a")
+        recorder.record("b")
+        #expect(recorder.values == ["a", "b"])
+        #expect(recorder.count == 2)
+    }
+
+    @Test func record_fromManyThreads_losesNothing() {
+        let recorder = Recorder<Int>()
+        DispatchQueue.concurrentPerform(iterations: 1_000) { recorder.record($0) }
+        #expect(recorder.values.sorted() == Array(0..<1_000))
+    }
+}
