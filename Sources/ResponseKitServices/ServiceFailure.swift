@@ -1,0 +1,82 @@
+import ResponseKit
+
+/// One service that did not do what it was asked: start, handle an event, or stop.
+///
+/// A ``ServiceManager`` hands each failure to its failure handler as it happens (by default one
+/// line on standard error) and lists them in the ``ServiceManagerError/servicesFailed(_:file:line:)``
+/// error of the step concerned, so that the app can tell which services are missing.
+///
+/// ```swift
+/// do {
+///     try manager.start().value
+/// } catch let error as ServiceManagerError {
+///     for failure in error.failures { print(failure) }   // "sync did not start within 30.0 seconds"
+/// }
+/// ```
+public struct ServiceFailure: Error, Sendable, CustomStringConvertible {
+    /// The step a service failed at.
+    public enum Step: Hashable, Sendable, CustomStringConvertible {
+        /// ``Service/start()``.
+        case start
+        /// ``Service/handle(_:)`` for this event.
+        case event(LifecycleEvent)
+        /// ``Service/stop()``.
+        case stop
+
+        /// `start`, `handle willTerminate` or `stop`.
+        public var description: String {
+            switch self {
+            case .start: "start"
+            case .event(let event): "handle \(event)"
+            case .stop: "stop"
+            }
+        }
+    }
+
+    /// The ``Service/name`` of the service that failed.
+    public let serviceName: String
+    /// What the service was asked to do.
+    public let step: Step
+    /// Why it failed: the error the service's response failed with; `ResponseError.timedOut` when
+    /// it did not answer in time; `CancellationError` when the service was never started because
+    /// the manager began stopping first.
+    public let error: any Error
+    /// The limit the service missed, when ``isTimeout``.
+    public let timeout: Duration?
+
+    /// Makes a failure; the manager makes them, tests of a failure handler may too.
+    ///
+    /// - Parameters:
+    ///   - serviceName: the service's name.
+    ///   - step: what the service was asked to do.
+    ///   - error: why it failed.
+    ///   - timeout: the limit the service missed, when it timed out.
+    public init(serviceName: String, step: Step, error: any Error, timeout: Duration? = nil) {
+        self.serviceName = serviceName
+        self.step = step
+        self.error = error
+        self.timeout = timeout
+    }
+
+    /// Whether the service did not answer in time.
+    public var isTimeout: Bool {
+        (error as? ResponseError) == .timedOut
+    }
+
+    /// Whether the service was never asked to start, because the manager began stopping first.
+    public var isSkipped: Bool {
+        step == .start && error is CancellationError
+    }
+
+    /// A sentence naming the service, the step and the reason, such as
+    /// `analytics did not stop within 5.0 seconds`.
+    public var description: String {
+        if isTimeout, let timeout {
+            return "\(serviceName) did not \(step) within \(timeout)"
+        }
+        if isSkipped {
+            return "\(serviceName) was not started: the manager began stopping first"
+        }
+        return "\(serviceName) failed to \(step): \(error)"
+    }
+}

@@ -1,0 +1,90 @@
+import ResponseKit
+
+extension ServiceManager {
+    /// Tells every running service about `event`, in registration order, on the main actor.
+    ///
+    /// Each running service's ``Service/handle(_:)`` is called in turn, before this method
+    /// returns, without waiting for the previous service's answer: a slow or hanging service
+    /// delays no one. Services still starting, or registered later, do not hear about it.
+    ///
+    /// ```swift
+    /// // In an app delegate:
+    /// func applicationDidEnterBackground(_ application: UIApplication) {
+    ///     try? services.send(.didEnterBackground)
+    /// }
+    /// ```
+    ///
+    /// - Parameter event: what happened to the app.
+    /// - Returns: a response that succeeds once every service has handled the event, or fails
+    ///   with ``ServiceManagerError/servicesFailed(_:file:line:)`` listing the services whose
+    ///   response failed or missed the ``ServiceTimeouts/event`` limit. Those services keep
+    ///   running. Callbacks run on the main queue.
+    /// - Throws: ``ServiceManagerError/notStarted(file:line:)`` before ``start()``;
+    ///   ``ServiceManagerError/alreadyStopped(file:line:)`` once ``stop()`` was called.
+    @discardableResult
+    public func send(_ event: LifecycleEvent) throws -> Response<Void> {
+        switch phase {
+        case .idle:
+            throw ServiceManagerError.notStarted()
+        case .stopping, .stopped:
+            throw ServiceManagerError.alreadyStopped()
+        case .starting, .running:
+            break
+        }
+        let recipients = entries.filter { $0.status == .running }
+        let (response, resolver) = Response<Void>.pending()
+        let broadcast = Broadcast(recipients: recipients.count, resolver: resolver)
+        for (index, entry) in recipients.enumerated() {
+            let answer = entry.service.handle(event)
+            awaitAnswer(answer, within: timeouts.event) { [self] result in
+                var failure: ServiceFailure?
+                if case .failure(let error) = result {
+                    failure = ServiceFailure(
+                        serviceName: entry.name,
+                        step: .event(event),
+                        error: error,
+                        timeout: (error as? ResponseError) == .timedOut ? timeouts.event : nil
+                    )
+                }
+                broadcast.record(failure, at: index)
+                if let failure { report(failure) }
+            }
+        }
+        broadcast.finishIfAnswered()
+        return response
+    }
+}
+
+/// The answers to one event: finishes the response of ``ServiceManager/send(_:)`` once every
+/// recipient has answered.
+@MainActor
+private final class Broadcast {
+    private var unanswered: Int
+    /// Failures by recipient index, so that the error lists them in registration order.
+    private var failures: [Int: ServiceFailure] = [:]
+    private let resolver: Resolver<Void>
+    /// Whether every `handle(_:)` call has been made; answers may arrive before that.
+    private var isSent = false
+
+    init(recipients: Int, resolver: Resolver<Void>) {
+        self.unanswered = recipients
+        self.resolver = resolver
+    }
+
+    func record(_ failure: ServiceFailure?, at index: Int) {
+        unanswered -= 1
+        failures[index] = failure
+        if isSent { finishIfAnswered() }
+    }
+
+    func finishIfAnswered() {
+        isSent = true
+        guard unanswered == 0 else { return }
+        if failures.isEmpty {
+            resolver.succeed()
+        } else {
+            let ordered = failures.sorted { $0.key < $1.key }.map(\.value)
+            resolver.fail(ServiceManagerError.servicesFailed(ordered))
+        }
+    }
+}

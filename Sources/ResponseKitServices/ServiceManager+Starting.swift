@@ -1,0 +1,135 @@
+import ResponseKit
+
+extension ServiceManager {
+    // MARK: - Registering
+
+    /// Adds `service`; once the manager is started, starts it at once.
+    ///
+    /// Before ``start()``, the service waits for it, behind the services registered earlier.
+    /// While the manager is starting, it is started after those. Once the manager is running, it
+    /// is started at once, and hears about the events sent after it has started.
+    ///
+    /// ```swift
+    /// try services.register(SyncService())
+    ///     .onFailure { error in print("no sync: \(error)") }
+    /// ```
+    ///
+    /// - Parameter service: the service. Give each service a different ``Service/name``.
+    /// - Returns: a response that succeeds once the service has started, and fails with a
+    ///   ``ServiceFailure`` when it fails to start, times out, or is never started because the
+    ///   manager began stopping first. Callbacks run on the main queue.
+    /// - Throws: ``ServiceManagerError/alreadyStopped(file:line:)`` once ``stop()`` was called:
+    ///   the service is not registered.
+    @discardableResult
+    public func register(_ service: any Service) throws -> Response<Void> {
+        switch phase {
+        case .stopping, .stopped:
+            throw ServiceManagerError.alreadyStopped()
+        case .idle, .starting, .running:
+            break
+        }
+        let (response, resolver) = Response<Void>.pending()
+        entries.append(Entry(service: service, started: resolver))
+        if phase != .idle { startNext() }
+        return response
+    }
+
+    // MARK: - Starting
+
+    /// Starts the registered services one at a time, in registration order.
+    ///
+    /// Each service starts once the previous one has answered: succeeded, failed, or missed its
+    /// ``ServiceTimeouts/start`` limit. A failure is reported and the next service starts anyway.
+    ///
+    /// ```swift
+    /// do {
+    ///     try services.start().value          // in a test or a command-line tool
+    /// } catch let error as ServiceManagerError where error == .servicesFailed() {
+    ///     print("missing: \(error.failedServiceNames)")
+    /// }
+    /// ```
+    ///
+    /// - Returns: a response that succeeds once every service registered before it finishes has
+    ///   started, or fails with ``ServiceManagerError/servicesFailed(_:file:line:)`` listing the
+    ///   services that did not; the others are running either way. Callbacks run on the main queue.
+    /// - Throws: ``ServiceManagerError/alreadyStarted(file:line:)`` when called twice;
+    ///   ``ServiceManagerError/alreadyStopped(file:line:)`` after ``stop()``.
+    @discardableResult
+    public func start() throws -> Response<Void> {
+        switch phase {
+        case .idle:
+            break
+        case .starting, .running:
+            throw ServiceManagerError.alreadyStarted()
+        case .stopping, .stopped:
+            throw ServiceManagerError.alreadyStopped()
+        }
+        phase = .starting
+        let (response, resolver) = Response<Void>.pending()
+        startResolver = resolver
+        startNext()
+        return response
+    }
+
+    /// Starts the next waiting service, unless one is starting; when none is waiting, finishes
+    /// the starting phase, or hands over to stopping.
+    func startNext() {
+        guard entryStarting == nil else { return }
+        guard phase != .stopping else {
+            skipWaitingServices()
+            finishStarting()
+            stopNext()
+            return
+        }
+        guard let entry = entries.first(where: { $0.status == .waiting }) else {
+            finishStarting()
+            return
+        }
+        entry.status = .starting
+        entryStarting = entry
+        let response = entry.service.start()
+        awaitAnswer(response, within: timeouts.start) { [self] result in
+            entryStarting = nil
+            switch result {
+            case .success:
+                entry.status = .running
+                entry.started.succeed()
+            case .failure(let error):
+                entry.status = .failed
+                let failure = ServiceFailure(
+                    serviceName: entry.name,
+                    step: .start,
+                    error: error,
+                    timeout: (error as? ResponseError) == .timedOut ? timeouts.start : nil
+                )
+                if startResolver != nil { startFailures.append(failure) }
+                entry.started.fail(failure)
+                report(failure)
+            }
+            startNext()
+        }
+    }
+
+    /// Finishes the response of ``start()``, once.
+    private func finishStarting() {
+        if phase == .starting { phase = .running }
+        guard let resolver = startResolver else { return }
+        startResolver = nil
+        if startFailures.isEmpty {
+            resolver.succeed()
+        } else {
+            resolver.fail(ServiceManagerError.servicesFailed(startFailures))
+        }
+        startFailures = []
+    }
+
+    /// Marks every service still waiting to start as never started, because stopping began.
+    func skipWaitingServices() {
+        for entry in entries where entry.status == .waiting {
+            entry.status = .failed
+            let failure = ServiceFailure(serviceName: entry.name, step: .start, error: CancellationError())
+            if startResolver != nil { startFailures.append(failure) }
+            entry.started.fail(failure)
+        }
+    }
+}

@@ -1,0 +1,178 @@
+import ResponseKit
+
+/// The registry of an app's ``Service``s: starts them, tells them about lifecycle events and
+/// stops them, keeping a failing service from holding up the others.
+///
+/// Make one in the composition root (there is no shared instance), register every service, then
+/// start it:
+///
+/// ```swift
+/// let services = ServiceManager()
+/// try services.register(CrashReportingService())
+/// try services.register(AnalyticsService(logFile: logURL))
+/// services.start()
+///     .onFailure { error in print("running without some services: \(error)") }
+///
+/// try services.send(.didEnterBackground)   // from the app delegate, or from ServiceRunner
+/// services.stop()                           // when the app ends
+/// ```
+///
+/// ## Order
+/// - **Start** runs one service at a time, in registration order: a service starts once the one
+///   registered before it has answered, so it may rely on it. A service registered after
+///   ``start()`` is started at once (after any service still starting).
+/// - **Events** are delivered in registration order, on the main actor, to every service that is
+///   running. The manager calls each service's ``Service/handle(_:)`` in turn without waiting for
+///   the previous service's answer, so a slow service delays no one; the response of
+///   ``send(_:)`` finishes once every service has answered or timed out.
+/// - **Stop** runs one service at a time, in reverse registration order, so a service stops
+///   before the services it relies on. Only services whose start succeeded are stopped.
+///
+/// ## Failures
+/// A service whose response fails, or does not finish within its ``ServiceTimeouts``, is
+/// reported by name through the failure handler as it happens and listed in the
+/// ``ServiceManagerError/servicesFailed(_:file:line:)`` error of the step; the manager goes on
+/// with the other services. A service that failed to start hears about no event and is not
+/// stopped; a service that failed to handle an event keeps running. When the manager gives up on
+/// a response it cancels it.
+///
+/// ## Threading
+/// `ServiceManager` is `@MainActor`: create and call it on the main actor (main-actor code, or
+/// top-level code in `main.swift`). The services' methods are called there, and the manager
+/// continues on the main actor whatever executor the services' responses use, so the main queue
+/// must be serviced: an app's run loop does it, and so does ``ServiceRunner`` in a command-line
+/// process. The responses the manager returns deliver callbacks on the main queue.
+///
+/// Time enters only through the ``ServiceTimer`` given to ``init(timeouts:timer:onFailure:)``, so
+/// tests can make a service time out without waiting.
+@MainActor
+public final class ServiceManager {
+    /// Where the manager is in its life.
+    enum Phase {
+        /// Registering; ``start()`` not yet called.
+        case idle
+        /// Starting the services registered so far, one at a time.
+        case starting
+        /// Every service registered so far has answered its start.
+        case running
+        /// ``stop()`` was called: finishing a start in flight, then stopping services in reverse.
+        case stopping
+        /// Every started service has answered its stop.
+        case stopped
+    }
+
+    /// Where one registered service is in its life.
+    enum Status {
+        /// Registered, waiting for its turn to start.
+        case waiting
+        /// Asked to start; the manager waits for its answer.
+        case starting
+        /// Started; hears about events.
+        case running
+        /// Its start failed or timed out, or it was skipped: never stopped.
+        case failed
+        /// Asked to stop; the manager waits for its answer.
+        case stopping
+        /// Answered its stop, successfully or not.
+        case stopped
+    }
+
+    /// One registered service and what the manager knows of it.
+    @MainActor
+    final class Entry {
+        let service: any Service
+        let name: String
+        var status = Status.waiting
+        /// Finishes the response ``register(_:)`` returned.
+        let started: Resolver<Void>
+
+        init(service: any Service, started: Resolver<Void>) {
+            self.service = service
+            self.name = service.name
+            self.started = started
+        }
+    }
+
+    /// How long each service may take to start, handle an event and stop.
+    public let timeouts: ServiceTimeouts
+    let timer: any ServiceTimer
+    let failureHandler: @MainActor (ServiceFailure) -> Void
+
+    var phase = Phase.idle
+    /// Every registered service, in registration order.
+    var entries: [Entry] = []
+    /// The service whose start the manager waits for; services start one at a time.
+    var entryStarting: Entry?
+    /// Finishes the response ``start()`` returned; `nil` before ``start()`` and once it is done.
+    var startResolver: Resolver<Void>?
+    /// Failures of the services started on behalf of ``start()``.
+    var startFailures: [ServiceFailure] = []
+    /// The response ``stop()`` returned, returned again by later calls.
+    var stopResponse: Response<Void>?
+    /// Finishes ``stopResponse``.
+    var stopResolver: Resolver<Void>?
+    /// Failures of the services stopped so far.
+    var stopFailures: [ServiceFailure] = []
+
+    /// Makes an empty manager.
+    ///
+    /// - Parameters:
+    ///   - timeouts: how long each service may take to start, handle an event and stop.
+    ///   - timer: where timeouts come from; real time by default. Tests pass a timer they fire
+    ///     by hand.
+    ///   - onFailure: told about every service failure as it happens, on the main actor. By
+    ///     default writes one line to standard error.
+    public init(
+        timeouts: ServiceTimeouts = ServiceTimeouts(),
+        timer: any ServiceTimer = DispatchServiceTimer(),
+        onFailure: @escaping @MainActor (ServiceFailure) -> Void = ServiceManager.writeToStandardError
+    ) {
+        self.timeouts = timeouts
+        self.timer = timer
+        self.failureHandler = onFailure
+    }
+
+    /// The names of the registered services, in registration order.
+    public var serviceNames: [String] {
+        entries.map(\.name)
+    }
+
+    /// The default failure handler: one line on standard error, such as
+    /// `ResponseKitServices: analytics did not stop within 5.0 seconds`.
+    ///
+    /// - Parameter failure: the failure to write.
+    public nonisolated static func writeToStandardError(_ failure: ServiceFailure) {
+        StandardError.writeLine("ResponseKitServices: \(failure)")
+    }
+
+    /// Reports `failure` to the failure handler.
+    func report(_ failure: ServiceFailure) {
+        failureHandler(failure)
+    }
+
+    /// Waits for `response` at most `timeout`, then calls `body` on the main actor with its
+    /// result, or with `ResponseError.timedOut` after cancelling it. Exactly once.
+    ///
+    /// `body` may run before this method returns, when the response is already done and
+    /// delivers inline; callers do nothing after calling it.
+    func awaitAnswer(
+        _ response: Response<Void>,
+        within timeout: Duration,
+        then body: @escaping @MainActor (Result<Void, any Error>) -> Void
+    ) {
+        let deadline = timer.timeout(after: timeout)
+        var isAnswered = false
+        response.onResult { result in
+            guard !isAnswered else { return }
+            isAnswered = true
+            deadline.cancel()
+            body(result)
+        }
+        deadline.onCompletion { _ in
+            guard !isAnswered else { return }
+            isAnswered = true
+            response.cancel()
+            body(.failure(ResponseError.timedOut))
+        }
+    }
+}
