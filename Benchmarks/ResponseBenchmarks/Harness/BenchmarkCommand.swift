@@ -1,0 +1,58 @@
+import Foundation
+
+/// The `ResponseBenchmarks` command: parses the options, runs the selected workloads, prints the
+/// report. Progress and errors go to standard error, so that `--json` output stays clean.
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, *)
+@MainActor
+enum BenchmarkCommand {
+    /// Runs the command and returns the exit status.
+    static func run(arguments: some Sequence<String>) -> Int32 {
+        let options: Options
+        do {
+            options = try Options.parse(arguments)
+        } catch {
+            if !error.description.isEmpty { printError("ResponseBenchmarks: \(error)") }
+            printError(Options.usage)
+            return error.description.isEmpty ? 0 : 2
+        }
+
+        let workloads = Suite.workloads.filter { options.selects($0.id) }
+        if options.listsWorkloads {
+            for workload in Suite.workloads {
+                print("\(workload.id)\t\(workload.title) [\(workload.unit.rawValue)]")
+            }
+            return 0
+        }
+        guard !workloads.isEmpty else {
+            printError("ResponseBenchmarks: no workload matches \(options.filters); see --list")
+            return 2
+        }
+        if Machine.isDebugBuild {
+            printError("ResponseBenchmarks: this is a debug build; use `swift run -c release` for figures that mean anything")
+        }
+
+        let date = Date.now.formatted(.iso8601)
+        let clock = ContinuousClock()
+        let start = clock.now
+        let runner = Runner(options: options) { printError($0) }
+        let results = workloads.map(runner.run)
+        let report = RunReport(date: date, machine: .current(), isSmoke: options.isSmoke, results: results)
+        printError("ResponseBenchmarks: \(results.count) workloads in \(start.duration(to: clock.now))")
+
+        if options.printsJSON {
+            do {
+                print(try report.json())
+            } catch {
+                printError("ResponseBenchmarks: could not encode the report: \(error)")
+                return 1
+            }
+        } else {
+            print(TableReport(run: report).text)
+        }
+        return 0
+    }
+
+    nonisolated static func printError(_ line: String) {
+        FileHandle.standardError.write(Data((line + "\n").utf8))
+    }
+}

@@ -1,0 +1,69 @@
+/// The command line of `ResponseBenchmarks`.
+struct Options {
+    /// Run every selected workload once at a tiny size: a check for CI, not a measurement.
+    var isSmoke = false
+    /// Print JSON on standard output instead of the table.
+    var printsJSON = false
+    /// Workload ids to run, matched as case-insensitive prefixes (`W7` runs `W7/1`, `W7/64`, …).
+    var filters: [String] = []
+    /// Overrides each workload's repetitions (at least 5) in a full run.
+    var repetitions: Int?
+    /// Overrides each workload's operations per repetition in a full run: smaller for a profiler
+    /// (callgrind runs some 50 times slower), larger for steadier figures.
+    var operations: Int?
+    /// List the workloads instead of running them.
+    var listsWorkloads = false
+
+    static let usage = """
+        usage: ResponseBenchmarks [--smoke] [--json] [--filter ID[,ID…]]… [--repetitions N] [--operations N] [--list]
+
+          --smoke           run each workload once at a tiny size (CI); figures mean nothing
+          --json            print the results as JSON on standard output
+          --filter IDS      run only these workloads; ids match as prefixes: W1, W7, W7/64, M
+          --repetitions N   repetitions per workload in a full run (at least 5; default 7)
+          --operations N    operations per repetition, instead of each workload's own count
+          --list            list the workloads and exit
+        """
+
+    struct UsageError: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    static func parse(_ arguments: some Sequence<String>) throws(UsageError) -> Options {
+        var options = Options()
+        var remaining = arguments.makeIterator()
+        while let argument = remaining.next() {
+            switch argument {
+            case "--smoke":
+                options.isSmoke = true
+            case "--json":
+                options.printsJSON = true
+            case "--list":
+                options.listsWorkloads = true
+            case "--filter":
+                guard let value = remaining.next() else { throw UsageError(description: "--filter needs workload ids") }
+                options.filters += value.split(separator: ",").map { String($0) }
+            case "--repetitions":
+                guard let value = remaining.next(), let count = Int(value), count >= 5 else {
+                    throw UsageError(description: "--repetitions needs a number of at least 5")
+                }
+                options.repetitions = count
+            case "--operations":
+                guard let value = remaining.next(), let count = Int(value), count >= 1 else {
+                    throw UsageError(description: "--operations needs a positive number")
+                }
+                options.operations = count
+            case "--help", "-h":
+                throw UsageError(description: "")
+            default:
+                throw UsageError(description: "unknown argument \(argument)")
+            }
+        }
+        return options
+    }
+
+    /// Whether the filters select `id`; no filter selects everything.
+    func selects(_ id: String) -> Bool {
+        filters.isEmpty || filters.contains { id.lowercased().hasPrefix($0.lowercased()) }
+    }
+}

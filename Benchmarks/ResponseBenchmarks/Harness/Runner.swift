@@ -1,0 +1,40 @@
+/// Runs workloads: a warm-up, then repetitions that interleave the variants.
+///
+/// Interleaving (ResponseKit, floor, alternatives; then rotated by one) spreads slow drifts of a
+/// shared machine (another job starting, frequency changes) over every variant instead of
+/// charging them to whichever ran last.
+@MainActor
+struct Runner {
+    let options: Options
+    /// Receives one line per workload as it starts, for standard error.
+    let progress: (String) -> Void
+
+    func run(_ workload: Workload) -> WorkloadResult {
+        let repetitions = options.isSmoke ? 1 : (options.repetitions ?? workload.repetitions)
+        let variants = workload.variants
+        let operations = variants.map { variant in
+            if options.isSmoke { return workload.smokeOperations }
+            return min(options.operations ?? workload.operations, variant.maximumOperations ?? .max)
+        }
+        progress("\(workload.id): \(workload.title) (\(repetitions)× \(variants.map(\.name).joined(separator: ", ")))")
+
+        if workload.warmsUp && !options.isSmoke {
+            for (variant, count) in zip(variants, operations) {
+                _ = variant.run(count)
+            }
+        }
+        var samples = Array(repeating: [Double](), count: variants.count)
+        for repetition in 0..<repetitions {
+            for offset in variants.indices {
+                let index = (offset + repetition) % variants.count
+                samples[index].append(variants[index].run(operations[index]))
+            }
+        }
+        return WorkloadResult(
+            workload: workload,
+            repetitions: repetitions,
+            isSmoke: options.isSmoke,
+            measured: variants.indices.map { (variants[$0], operations[$0], Summary(samples: samples[$0])) }
+        )
+    }
+}

@@ -1,0 +1,18 @@
+/// Every workload, in the order they run and print.
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, *)
+@MainActor
+enum Suite {
+    static var workloads: [Workload] {
+        [
+            W1CreateObserveResolve.workload,
+            W2ResolvedThenObserve.workload,
+            W3MapChain.workload,
+            W4BlockingRoundTrip.workload,
+            W4BlockingRoundTrip.mainThreadWorkload,
+            W5FanIn.workload,
+            W6MainQueueDelivery.workload,
+        ]
+            + [1, 64, 1_024].map(W7InteractorThroughput.workload(inFlight:))
+            + MemoryPerPendingResponse.workloads
+    }
+}

@@ -1,0 +1,57 @@
+import ResponseKit
+
+/// W2: make a response that has already succeeded, then observe it; the callback runs inline,
+/// at registration. The path of a cached answer, or of an observer that comes late.
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, *)
+enum W2ResolvedThenObserve {
+    static var workload: Workload {
+        Workload(
+            id: "W2",
+            title: "already resolved → observe, inline",
+            unit: .nanosecondsPerOperation,
+            operations: 500_000,
+            smokeOperations: 10,
+            target: .ratio(1.5),
+            responseKit: Variant(name: "ResponseKit", role: .responseKit) { responseKit(operations: $0) },
+            floor: Variant(name: "final class + Mutex<closure?>", role: .floor) { floor(operations: $0) },
+            alternatives: [
+                Variant(name: "generic final class + Mutex<closure?>", role: .alternative) {
+                    genericFloor(operations: $0)
+                }
+            ]
+        )
+    }
+
+    static func responseKit(operations: Int) -> Double {
+        let tally = Tally()
+        let nanoseconds = Stopwatch.nanosecondsPerOperation(operations) {
+            for index in 0..<operations {
+                Response<Int>.succeeded(index, on: .immediate).onCompletion { tally.add($0) }
+            }
+        }
+        tally.expect(count: operations, total: Tally.sum(ofFirst: operations), in: "W2 ResponseKit")
+        return nanoseconds
+    }
+
+    static func floor(operations: Int) -> Double {
+        let tally = Tally()
+        let nanoseconds = Stopwatch.nanosecondsPerOperation(operations) {
+            for index in 0..<operations {
+                IntPromise.resolved(index).observe { tally.add($0) }
+            }
+        }
+        tally.expect(count: operations, total: Tally.sum(ofFirst: operations), in: "W2 floor")
+        return nanoseconds
+    }
+
+    static func genericFloor(operations: Int) -> Double {
+        let tally = Tally()
+        let nanoseconds = Stopwatch.nanosecondsPerOperation(operations) {
+            for index in 0..<operations {
+                MutexPromise<Int>.resolved(index).observe { tally.add($0) }
+            }
+        }
+        tally.expect(count: operations, total: Tally.sum(ofFirst: operations), in: "W2 generic floor")
+        return nanoseconds
+    }
+}
