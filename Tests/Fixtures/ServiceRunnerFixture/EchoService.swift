@@ -1,0 +1,57 @@
+import ResponseKit
+import ResponseKitServices
+
+/// A fixture service that prints every call it gets, so the test can check the order.
+///
+/// Lines: `start <name>`, `event <name> <event>`, `stop <name>`; `ready` after
+/// `didBecomeActive` when it is the announcer.
+final class EchoService: Service {
+    /// How the service answers ``stop()``.
+    enum StopAnswer {
+        case succeed
+        case fail
+        /// Never answers.
+        case hang
+    }
+
+    struct StopFailed: Error, CustomStringConvertible {
+        var description: String { "the fixture was told to fail" }
+    }
+
+    let name: String
+    private let stopAnswer: StopAnswer
+    private let announcesReady: Bool
+    /// Kept so that a hanging stop stays pending rather than being released unanswered.
+    private var hangingStop: Response<Void>?
+
+    init(name: String, stopAnswer: StopAnswer = .succeed, announcesReady: Bool = false) {
+        self.name = name
+        self.stopAnswer = stopAnswer
+        self.announcesReady = announcesReady
+    }
+
+    func start() -> Response<Void> {
+        say("start \(name)")
+        return .succeeded((), on: .immediate)
+    }
+
+    func handle(_ event: LifecycleEvent) -> Response<Void> {
+        say("event \(name) \(event)")
+        if announcesReady, event == .didBecomeActive { say("ready") }
+        return .succeeded((), on: .immediate)
+    }
+
+    func stop() -> Response<Void> {
+        say("stop \(name)")
+        switch stopAnswer {
+        case .succeed:
+            return .succeeded((), on: .immediate)
+        case .fail:
+            return .failed(StopFailed(), on: .immediate)
+        case .hang:
+            let (response, _) = Response<Void>.pending(on: .immediate)
+            hangingStop = response
+            return response
+        }
+    }
+}
