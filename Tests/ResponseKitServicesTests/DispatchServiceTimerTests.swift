@@ -1,0 +1,47 @@
+import Dispatch
+import ResponseKit
+@testable import ResponseKitServices
+import Testing
+
+/// The real timer, with real but tiny durations: the only tests here that let time pass, and
+/// they block on the timer's response rather than sleep.
+struct DispatchServiceTimerTests {
+    @Test func succeedsOnceTheDurationHasPassed() throws {
+        let started = ContinuousClock.now
+        let timeout = DispatchServiceTimer().timeout(after: .milliseconds(20))
+
+        try timeout.wait(timeout: .seconds(30))
+
+        #expect(ContinuousClock.now - started >= .milliseconds(20))
+    }
+
+    @Test func cancellingStopsTheTimer() throws {
+        let timeout = DispatchServiceTimer().timeout(after: .seconds(3600))
+        #expect(timeout.cancel())
+        #expect(timeout.error is CancellationError)
+    }
+
+    @Test func convertsDurationsToDispatchIntervals_clampingTheExtremes() {
+        #expect(DispatchServiceTimer.interval(.milliseconds(1500)) == .nanoseconds(1_500_000_000))
+        #expect(DispatchServiceTimer.interval(.seconds(-3)) == .nanoseconds(0))
+        #expect(DispatchServiceTimer.interval(.seconds(Int64.max)) == .nanoseconds(100 * 365 * 24 * 3600 * 1_000_000_000))
+    }
+
+    /// The manager with the real timer: a hanging service is given up on after a short stop limit.
+    @MainActor @Test func aManagerWithTheRealTimer_givesUpOnAHangingService() async throws {
+        let journal = Journal()
+        let manager = ServiceManager(
+            timeouts: ServiceTimeouts(stop: .milliseconds(10)),
+            timer: DispatchServiceTimer(),
+            onFailure: { _ in }
+        )
+        try manager.register(ScriptedService(name: "a", journal: journal, start: .succeed, event: .succeed, stop: .succeed))
+        try manager.register(ScriptedService(name: "b", journal: journal, start: .succeed, event: .succeed, stop: .hold))
+        _ = await outcome(of: try manager.start())
+
+        let result = await outcome(of: manager.stop())
+
+        #expect(result.failedServiceNames == ["b"])
+        #expect(journal.lines == ["start a", "start b", "stop b", "stop a"])
+    }
+}

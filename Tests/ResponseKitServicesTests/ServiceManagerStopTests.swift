@@ -1,0 +1,124 @@
+import ResponseKit
+import ResponseKitServices
+import Testing
+
+@MainActor
+struct ServiceManagerStopTests {
+    let bed = ServiceTestBed()
+
+    // MARK: - Order
+
+    @Test func stopsServicesOneAtATimeInReverseRegistrationOrder() async throws {
+        try bed.service("a")
+        let middle = try bed.service("b", stop: .hold)
+        try bed.service("c")
+        try await bed.startAll()
+
+        let stopping = bed.manager.stop()
+        _ = await outcome(of: middle.called("stop"))
+        #expect(bed.journal.lines(after: "start c") == ["stop c", "stop b"], "a must wait until b has answered")
+
+        middle.held["stop"]?.succeed()
+        #expect(await outcome(of: stopping).isSuccess)
+        #expect(bed.journal.lines(after: "start c") == ["stop c", "stop b", "stop a"])
+    }
+
+    @Test func stoppingTwice_returnsTheSameResponse_andStopsEachServiceOnce() async throws {
+        try bed.service("a")
+        try await bed.startAll()
+
+        let first = bed.manager.stop()
+        let second = bed.manager.stop()
+
+        #expect(first === second)
+        #expect(await outcome(of: first).isSuccess)
+        #expect(bed.journal.lines == ["start a", "stop a"])
+    }
+
+    @Test func stopBeforeStart_stopsNothing_andFailsTheWaitingRegistrations() async throws {
+        try bed.service("a")
+
+        #expect(await outcome(of: bed.manager.stop()).isSuccess)
+
+        #expect(bed.journal.lines.isEmpty)
+        let registration = await outcome(of: bed.registrations["a"]!)
+        #expect((registration.failure as? ServiceFailure)?.isSkipped == true)
+    }
+
+    @Test func aServiceThatFailedToStart_isNotStopped() async throws {
+        try bed.service("a")
+        try bed.service("b", start: .fail)
+        try await bed.startAll()
+
+        #expect(await outcome(of: bed.manager.stop()).isSuccess)
+        #expect(bed.journal.lines(after: "start b") == ["stop a"])
+    }
+
+    // MARK: - Failure isolation and timeouts
+
+    @Test func stopReportsAFailingService_andStopsTheOthers() async throws {
+        try bed.service("a")
+        try bed.service("b", stop: .fail)
+        try bed.service("c")
+        try await bed.startAll()
+
+        let result = await outcome(of: bed.manager.stop())
+
+        #expect(result.failedServiceNames == ["b"])
+        #expect(bed.journal.lines(after: "start c") == ["stop c", "stop b", "stop a"])
+        #expect(bed.reportedDescriptions == ["b failed to stop: scripted failure"])
+    }
+
+    @Test func stopGivesUpOnAHangingService_afterTheStopTimeout_andStopsTheOthers() async throws {
+        try bed.service("a")
+        let hanging = try bed.service("b", stop: .hold)
+        try bed.service("c")
+        try await bed.startAll()
+
+        let stopping = bed.manager.stop()
+        _ = await outcome(of: hanging.called("stop"))
+        #expect(bed.journal.lines(after: "start c") == ["stop c", "stop b"])
+        #expect(bed.timer.runningDurations == [ServiceTestBed.timeouts.stop])
+
+        bed.timer.fireAll()
+
+        #expect(await outcome(of: stopping).failedServiceNames == ["b"])
+        #expect(bed.journal.lines(after: "start c") == ["stop c", "stop b", "stop a"])
+        #expect(bed.reportedDescriptions == ["b did not stop within 1.0 seconds"])
+        #expect(hanging.held["stop"]?.isCancelled == true)
+    }
+
+    @Test func stopListsEveryFailureInRegistrationOrder() async throws {
+        try bed.service("a", stop: .fail)
+        let hanging = try bed.service("b", stop: .hold)
+        try bed.service("c", stop: .fail)
+        try await bed.startAll()
+
+        let stopping = bed.manager.stop()
+        _ = await outcome(of: hanging.called("stop"))
+        bed.timer.fireAll()
+
+        #expect(await outcome(of: stopping).failedServiceNames == ["a", "b", "c"])
+    }
+
+    // MARK: - Stopping while starting
+
+    @Test func stopDuringStart_waitsForTheServiceStarting_skipsTheRest_andStopsTheStarted() async throws {
+        try bed.service("a")
+        let slow = try bed.service("b", start: .hold)
+        try bed.service("c")
+        let starting = try bed.manager.start()
+        #expect(bed.journal.lines == ["start a", "start b"])
+
+        let stopping = bed.manager.stop()
+        #expect(bed.journal.lines == ["start a", "start b"], "b is still starting: nothing stops yet")
+        slow.held["start"]?.succeed()
+
+        #expect(await outcome(of: stopping).isSuccess)
+        #expect(bed.journal.lines == ["start a", "start b", "stop b", "stop a"])
+        #expect(await outcome(of: starting).failedServiceNames == ["c"])
+        let skipped = await outcome(of: bed.registrations["c"]!).failure as? ServiceFailure
+        #expect(skipped?.isSkipped == true)
+        #expect(skipped?.description == "c was not started: the manager began stopping first")
+    }
+}

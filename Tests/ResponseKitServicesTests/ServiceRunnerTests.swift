@@ -1,0 +1,155 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import ResponseKit
+@testable import ResponseKitServices
+import Testing
+
+/// The runner's decisions, in this process: signals are handed to it directly and `exit` is
+/// recorded. ServiceRunnerProcessTests checks real signals and real exits in a child process.
+@MainActor
+struct ServiceRunnerTests {
+    let bed = ServiceTestBed()
+    let exited = Response<Int32>.pending()
+    let logged = LogLines()
+
+    func makeRunner() -> ServiceRunner {
+        let resolver = exited.resolver
+        return ServiceRunner(
+            manager: bed.manager,
+            signals: [],
+            log: { [logged] line in logged.lines.append(line) },
+            exit: { status in resolver.succeed(status) }
+        )
+    }
+
+    // MARK: - Launch
+
+    @Test func launchStartsTheServices_thenAnnouncesLaunchAndActivation() async throws {
+        try bed.service("a")
+        let last = try bed.service("b")
+        let runner = makeRunner()
+
+        runner.launch()
+        _ = await outcome(of: last.called("didBecomeActive"))
+
+        #expect(bed.journal.lines == [
+            "start a", "start b",
+            "a handles didFinishLaunching", "b handles didFinishLaunching",
+            "a handles didBecomeActive", "b handles didBecomeActive",
+        ])
+        #expect(!exited.response.isDone)
+    }
+
+    @Test func launchRunsWithoutAServiceThatFailedToStart() async throws {
+        try bed.service("a", start: .fail)
+        let healthy = try bed.service("b")
+        let runner = makeRunner()
+
+        runner.launch()
+        _ = await outcome(of: healthy.called("didBecomeActive"))
+
+        #expect(!bed.journal.lines.contains("a handles didBecomeActive"))
+        #expect(logged.lines.contains { $0.hasPrefix("running without some services") })
+    }
+
+    // MARK: - Shutdown
+
+    @Test func aSignalSendsWillTerminate_thenStopsInReverse_andExitsCleanly() async throws {
+        try bed.service("a")
+        let last = try bed.service("b")
+        let runner = makeRunner()
+        runner.launch()
+        _ = await outcome(of: last.called("didBecomeActive"))
+
+        runner.handleSignal(SIGTERM)
+
+        #expect(try await outcome(of: exited.response).get() == ServiceRunner.cleanExitStatus)
+        #expect(bed.journal.lines(after: "b handles didBecomeActive") == [
+            "a handles willTerminate", "b handles willTerminate", "stop b", "stop a",
+        ])
+        #expect(logged.lines.contains("received SIGTERM; shutting down"))
+        #expect(logged.lines.last == "shutdown clean; exiting with status 0")
+    }
+
+    @Test func exitsWithTheUncleanStatus_whenAServiceFailsToStop() async throws {
+        try bed.service("a", stop: .fail)
+        let last = try bed.service("b")
+        let runner = makeRunner()
+        runner.launch()
+        _ = await outcome(of: last.called("didBecomeActive"))
+
+        runner.handleSignal(SIGINT)
+
+        #expect(try await outcome(of: exited.response).get() == ServiceRunner.uncleanExitStatus)
+        #expect(bed.journal.lines.last == "stop a")
+    }
+
+    @Test func exitsWithTheUncleanStatus_whenAServiceFailsToHandleWillTerminate() async throws {
+        let failing = try bed.service("a", event: .succeed)
+        let runner = makeRunner()
+        runner.launch()
+        _ = await outcome(of: failing.called("didBecomeActive"))
+        failing.eventAnswer = .fail
+
+        runner.handleSignal(SIGTERM)
+
+        #expect(try await outcome(of: exited.response).get() == ServiceRunner.uncleanExitStatus)
+        #expect(bed.journal.lines.last == "stop a", "a failed event still lets the service stop")
+    }
+
+    @Test func aSecondSignalDuringShutdown_forcesTheExit_withStatus128PlusTheSignal() async throws {
+        let stuck = try bed.service("a", stop: .hold)
+        let runner = makeRunner()
+        runner.launch()
+        _ = await outcome(of: stuck.called("didBecomeActive"))
+
+        runner.handleSignal(SIGTERM)
+        _ = await outcome(of: stuck.called("stop"))
+        #expect(!exited.response.isDone, "the stop has not answered: the runner still waits")
+
+        runner.handleSignal(SIGINT)
+
+        #expect(try await outcome(of: exited.response).get() == 128 + SIGINT)
+        #expect(logged.lines.last == "received SIGINT during shutdown; exiting now with status 130")
+    }
+
+    @Test func requestShutdown_shutsDownLikeASignal() async throws {
+        let service = try bed.service("a")
+        let runner = makeRunner()
+        runner.launch()
+        _ = await outcome(of: service.called("didBecomeActive"))
+
+        runner.requestShutdown()
+
+        #expect(try await outcome(of: exited.response).get() == ServiceRunner.cleanExitStatus)
+        #expect(bed.journal.lines.suffix(2) == ["a handles willTerminate", "stop a"])
+    }
+
+    @Test func aSignalDuringStart_stopsWhatStarted_withoutAnnouncingLaunch() async throws {
+        let slow = try bed.service("a", start: .hold)
+        try bed.service("b")
+        let runner = makeRunner()
+        runner.launch()
+
+        runner.handleSignal(SIGTERM)
+        slow.held["start"]?.succeed()
+
+        #expect(try await outcome(of: exited.response).get() == ServiceRunner.cleanExitStatus)
+        #expect(bed.journal.lines == ["start a", "stop a"], "b was never started; no launch events")
+    }
+
+    @Test func namesSignals() {
+        #expect(ServiceRunner.name(of: SIGINT) == "SIGINT")
+        #expect(ServiceRunner.name(of: SIGTERM) == "SIGTERM")
+        #expect(ServiceRunner.name(of: 64) == "signal 64")
+    }
+}
+
+/// The runner's log lines, in order.
+@MainActor
+final class LogLines {
+    var lines: [String] = []
+}

@@ -1,0 +1,48 @@
+import ResponseKit
+import ResponseKitServices
+import Testing
+
+/// A manager with a manual timer, a journal shared by its scripted services, and the failures it
+/// reported: what every manager test arranges.
+@MainActor
+final class ServiceTestBed {
+    /// Distinct limits, so a test can tell which one the manager asked the timer for.
+    static let timeouts = ServiceTimeouts(start: .seconds(3), event: .seconds(2), stop: .seconds(1))
+
+    let timer = ManualTimer()
+    let journal = Journal()
+    /// What the failure handler was told, in order.
+    private(set) var reported: [ServiceFailure] = []
+    /// The responses `register(_:)` returned, by service name.
+    private(set) var registrations: [String: Response<Void>] = [:]
+    private(set) var manager: ServiceManager!
+
+    init() {
+        manager = ServiceManager(timeouts: Self.timeouts, timer: timer) { [unowned self] failure in
+            reported.append(failure)
+        }
+    }
+
+    /// Descriptions of the reported failures, in order.
+    var reportedDescriptions: [String] {
+        reported.map(\.description)
+    }
+
+    /// Makes a scripted service and registers it.
+    @discardableResult
+    func service(
+        _ name: String,
+        start: Answer = .succeed,
+        event: Answer = .succeed,
+        stop: Answer = .succeed
+    ) throws -> ScriptedService {
+        let service = ScriptedService(name: name, journal: journal, start: start, event: event, stop: stop)
+        registrations[name] = try manager.register(service)
+        return service
+    }
+
+    /// Starts the manager and waits until every service has answered.
+    func startAll() async throws {
+        _ = await outcome(of: try manager.start())
+    }
+}
