@@ -10,7 +10,7 @@ import ResponseKit
 /// let services = ServiceManager()
 /// try services.register(CrashReportingService())
 /// try services.register(AnalyticsService(logFile: logURL))
-/// services.start()
+/// try services.start()
 ///     .onFailure { error in print("running without some services: \(error)") }
 ///
 /// try services.send(.didEnterBackground)   // from the app delegate, or from ServiceRunner
