@@ -11,10 +11,8 @@ import Testing
 /// analytics events to a log file. Each test waits for `ready`, signals, and checks the output,
 /// the log and the exit status.
 ///
-/// Serialized because, when two tests start children at the same moment, Foundation's `Process`
-/// on Linux (Swift 6.3) sometimes leaves this process's copy of a pipe's write end open: the
-/// child exits but its output never reaches end of file (seen in about one run in seven; the
-/// test process was the only holder of the write end). One child at a time never showed it.
+/// Serialized: one child at a time, so that the tests' blocking waits tie up at most one of
+/// Swift Testing's threads and the children do not compete for a small machine's cores.
 @Suite(.serialized)
 struct ServiceRunnerProcessTests {
     /// Everything the fixture says after `ready` when shutdown goes as planned.

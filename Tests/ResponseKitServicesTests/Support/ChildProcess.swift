@@ -1,3 +1,8 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#endif
 import Dispatch
 import Foundation
 import ResponseKit
@@ -5,57 +10,88 @@ import ResponseKit
 /// A process started for a test, with its standard output and error merged into one stream of
 /// lines the test can wait for.
 ///
+/// Started with `posix_spawn` rather than Foundation's `Process`: with `Process` on Linux
+/// (Swift 6.3) a child's output sometimes never reached end of file after the child exited
+/// (about one run in ten; the test process itself still held a descriptor of the pipe). Here the
+/// pipe is ours: its ends are close-on-exec, the child gets the write end as fds 1 and 2 only,
+/// and we close our copy right after spawning. The child starts with no blocked signals and
+/// default SIGINT/SIGTERM handling, whatever thread spawns it.
+///
 /// Every wait is bounded by a generous limit (30 seconds) that only matters when the code under
-/// test is broken; nothing here sleeps. A process still running when the value goes away is
-/// killed, so a failing test leaves no orphan.
-final class ChildProcess {
+/// test is broken; nothing here sleeps. A child still running when the value goes away is killed.
+final class ChildProcess: Sendable {
     static let patience: DispatchTimeInterval = .seconds(30)
 
-    private let process = Process()
-    /// Everything the process wrote so far.
-    private let output = LockedBox.make("")
+    struct SpawnFailed: Error, CustomStringConvertible {
+        let code: Int32
+        var description: String { "posix_spawn failed: \(String(cString: strerror(code)))" }
+    }
+
+    let pid: pid_t
+    /// Everything the child wrote so far.
+    private let output = LockedBox.make([UInt8]())
     /// Signalled whenever output arrives, and once at its end.
     private let outputArrived = DispatchSemaphore(value: 0)
-    /// Signalled once the pipe reached end of file: the process and its children closed it.
+    /// Signalled once the pipe reached end of file: every holder of the write end closed it.
     private let outputEnded = DispatchSemaphore(value: 0)
-    /// Signalled once the process exited.
+    /// The raw `waitpid` status, once the child has exited.
+    private let waitStatus = LockedBox<Int32?>.make(nil)
+    /// Signalled once the child has exited and been reaped.
     private let exited = DispatchSemaphore(value: 0)
 
-    /// Starts `executable` with `arguments`.
+    /// Starts `executable` with `arguments` and this process's environment.
     init(_ executable: URL, arguments: [String]) throws {
-        let pipe = Pipe()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.standardOutput = pipe
-        process.standardError = pipe
-        process.standardInput = FileHandle.nullDevice
-        pipe.fileHandleForReading.readabilityHandler = { [output, outputArrived, outputEnded] handle in
-            let data = handle.availableData
-            if data.isEmpty {
-                handle.readabilityHandler = nil
-                outputEnded.signal()
-            } else {
-                output.withLock { $0 += String(decoding: data, as: UTF8.self) }
+        var ends: [Int32] = [-1, -1]
+        guard pipe(&ends) == 0 else { throw SpawnFailed(code: errno) }
+        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        let (readEnd, writeEnd) = (ends[0], ends[1])
+
+        let spawned = Self.spawn(executable.path, arguments: arguments, output: writeEnd)
+        close(writeEnd)
+        let pid: pid_t
+        switch spawned {
+        case .success(let spawnedID):
+            pid = spawnedID
+        case .failure(let error):
+            close(readEnd)
+            throw error
+        }
+        self.pid = pid
+
+        Thread.detachNewThread { [output, outputArrived, outputEnded] in
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while true {
+                let count = buffer.withUnsafeMutableBytes { read(readEnd, $0.baseAddress, $0.count) }
+                if count < 0, errno == EINTR { continue }
+                if count <= 0 { break }
+                output.withLock { $0.append(contentsOf: buffer[..<count]) }
+                outputArrived.signal()
             }
+            close(readEnd)
+            outputEnded.signal()
             outputArrived.signal()
         }
-        process.terminationHandler = { [exited] _ in exited.signal() }
-        try process.run()
+        Thread.detachNewThread { [waitStatus, exited] in
+            var status: Int32 = 0
+            while waitpid(pid, &status, 0) == -1, errno == EINTR {}
+            waitStatus.withLock { $0 = status }
+            exited.signal()
+        }
     }
 
     deinit {
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
+        if waitStatus.withLock({ $0 }) == nil {
+            kill(pid, SIGKILL)  // the waiting thread reaps it
         }
     }
 
     /// The complete lines written so far.
     var lines: [String] {
-        let text = output.withLock { $0 }
+        let text = String(decoding: output.withLock { $0 }, as: UTF8.self)
         return text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
     }
 
-    /// Waits until the process has written `line`.
+    /// Waits until the child has written `line`.
     ///
     /// - Returns: `false` when the output ended, or 30 seconds passed, without it.
     func waitForLine(_ line: String) -> Bool {
@@ -70,21 +106,61 @@ final class ChildProcess {
         return true
     }
 
-    /// Sends `signal` to the process.
+    /// Sends `signal` to the child.
     func send(_ signal: Int32) {
-        kill(process.processIdentifier, signal)
+        kill(pid, signal)
     }
 
-    /// Waits until the process has exited and its output has ended.
+    /// Waits until the child has exited and its output has ended.
     ///
-    /// - Returns: the exit status, or `nil` when the process was killed by a signal or did not
+    /// - Returns: the exit status, or `nil` when the child was killed by a signal or did not
     ///   exit within 30 seconds.
     func waitForExit() -> Int32? {
         let deadline = DispatchTime.now() + Self.patience
-        guard exited.wait(timeout: deadline) == .success,
-            outputEnded.wait(timeout: deadline) == .success
-        else { return nil }
+        guard exited.wait(timeout: deadline) == .success, outputEnded.wait(timeout: deadline) == .success else {
+            return nil
+        }
+        exited.signal()
         outputEnded.signal()
-        return process.terminationReason == .exit ? process.terminationStatus : nil
+        guard let status = waitStatus.withLock({ $0 }), status & 0x7f == 0 else { return nil }
+        return (status >> 8) & 0xff  // WIFEXITED and WEXITSTATUS, which Swift does not import
+    }
+
+    /// Spawns `path` with stdin from /dev/null and stdout and stderr to `output`.
+    private static func spawn(_ path: String, arguments: [String], output: Int32) -> Result<pid_t, SpawnFailed> {
+        #if canImport(Darwin)
+        var actions: posix_spawn_file_actions_t?
+        var attributes: posix_spawnattr_t?
+        #else
+        var actions = posix_spawn_file_actions_t()
+        var attributes = posix_spawnattr_t()
+        #endif
+        posix_spawn_file_actions_init(&actions)
+        posix_spawnattr_init(&attributes)
+        defer {
+            posix_spawn_file_actions_destroy(&actions)
+            posix_spawnattr_destroy(&attributes)
+        }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_adddup2(&actions, output, 1)
+        posix_spawn_file_actions_adddup2(&actions, output, 2)
+
+        var noSignals = sigset_t()
+        sigemptyset(&noSignals)
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        var defaultSignals = sigset_t()
+        sigemptyset(&defaultSignals)
+        sigaddset(&defaultSignals, SIGINT)
+        sigaddset(&defaultSignals, SIGTERM)
+        posix_spawnattr_setsigdefault(&attributes, &defaultSignals)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+
+        let argv = ([path] + arguments).map { strdup($0) } + [nil]
+        let environment = ProcessInfo.processInfo.environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { (argv + environment).forEach { free($0) } }
+
+        var pid = pid_t()
+        let error = posix_spawn(&pid, path, &actions, &attributes, argv, environment)
+        return error == 0 ? .success(pid) : .failure(SpawnFailed(code: error))
     }
 }
