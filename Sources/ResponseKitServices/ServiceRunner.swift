@@ -134,8 +134,10 @@ public final class ServiceRunner {
 
     // MARK: - Internals, called directly by tests
 
-    /// Starts the manager, then announces launch and activation.
+    /// Starts the manager, then announces launch and activation; nothing once shutdown began
+    /// (a signal can arrive between the registrations of two signal sources).
     func launch() {
+        guard state == .running else { return }
         let starting: Response<Void>
         do {
             starting = try manager.start()
@@ -177,7 +179,7 @@ public final class ServiceRunner {
         do {
             terminating = try manager.send(.willTerminate)
         } catch {
-            // The app stopped the manager itself; there is no one left to tell.
+            // Not started yet, or already stopped by the app: no service is running to be told.
             terminating = .succeeded((), on: .immediate)
         }
         terminating.onResult { [self] terminated in
@@ -190,7 +192,8 @@ public final class ServiceRunner {
                     log("shutdown clean; exiting with status \(Self.cleanExitStatus)")
                     finish(status: Self.cleanExitStatus)
                 } else {
-                    log("shutdown not clean (\(problems.joined(separator: "; "))); exiting with status \(Self.uncleanExitStatus)")
+                    let reasons = problems.joined(separator: "; ")
+                    log("shutdown not clean (\(reasons)); exiting with status \(Self.uncleanExitStatus)")
                     finish(status: Self.uncleanExitStatus)
                 }
             }

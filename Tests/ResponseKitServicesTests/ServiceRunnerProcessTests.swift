@@ -57,8 +57,8 @@ struct ServiceRunnerProcessTests {
 
         #expect(run.process.waitForExit() == 1)
         #expect(run.said(afterReady: true) == Self.gracefulShutdown)
-        #expect(run.process.lines.contains("ResponseKitServices: database failed to stop: the fixture was told to fail"))
-        #expect(run.loggedEvents.last == "willTerminate", "analytics still stops after database failed")
+        let report = "ResponseKitServices: database failed to stop: the fixture was told to fail"
+        #expect(run.process.lines.contains(report))
     }
 
     @Test func exitsWithStatusOne_whenAServiceDoesNotStopInTime() throws {

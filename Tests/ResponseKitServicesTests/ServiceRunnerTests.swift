@@ -141,6 +141,17 @@ struct ServiceRunnerTests {
         #expect(bed.journal.lines == ["start a", "stop a"], "b was never started; no launch events")
     }
 
+    @Test func aSignalBeforeLaunch_exitsWithoutStartingAnything() async throws {
+        try bed.service("a")
+        let runner = makeRunner()
+
+        runner.handleSignal(SIGTERM)  // one signal source registered, the other not yet
+        runner.launch()               // the last registration: too late, nothing starts
+
+        #expect(try await outcome(of: exited.response).get() == ServiceRunner.cleanExitStatus)
+        #expect(bed.journal.lines.isEmpty)
+    }
+
     @Test func namesSignals() {
         #expect(ServiceRunner.name(of: SIGINT) == "SIGINT")
         #expect(ServiceRunner.name(of: SIGTERM) == "SIGTERM")

@@ -29,7 +29,7 @@ final class ScriptedService: Service {
     /// Responses that finish when a step is first called, by step.
     private var calls: [String: (response: Response<Void>, resolver: Resolver<Void>)] = [:]
 
-    init(name: String, journal: Journal, start: Answer, event: Answer, stop: Answer) {
+    init(name: String, journal: Journal, start: Answer = .succeed, event: Answer = .succeed, stop: Answer = .succeed) {
         self.name = name
         self.journal = journal
         self.startAnswer = start
