@@ -63,6 +63,13 @@ public struct Resolver<Value: Sendable>: Sendable {
         response.complete(with: result, file: file, line: line)
     }
 
+    /// Finishes the response unless it is done, and says nothing if it was: for combinators whose
+    /// inputs race to finish one response (a timer against the work, the first of many inputs).
+    @discardableResult
+    func resolveIfPending(with result: Result<Value, any Error>) -> Bool {
+        response.complete(with: result, reportingDuplicate: false)
+    }
+
     /// Whether the response was cancelled. Long work can poll it to stop early.
     public var isCancelled: Bool {
         response.isCancelled

@@ -62,6 +62,24 @@ public final class Response<Value: Sendable>: Sendable {
         self.line = line
     }
 
+    deinit {
+        let unobserved = state.withLock { state -> (any Error)? in
+            guard !state.isFailureObserved, case .failure(let error) = state.result,
+                !(error is CancellationError)
+            else { return nil }
+            return error
+        }
+        if let unobserved {
+            ResponseDiagnostics.report(
+                .unobservedFailure,
+                "\(Self.self) created at \(file):\(line) failed with \(unobserved) and was released "
+                    + "without anyone observing the failure (no onFailure, always, blocking read or await)",
+                file: file,
+                line: line
+            )
+        }
+    }
+
     // MARK: - Making responses
 
     /// Makes a pending response and the resolver that finishes it.
@@ -195,12 +213,13 @@ public final class Response<Value: Sendable>: Sendable {
     func complete(
         with result: Result<Value, any Error>,
         cancelling: Bool = false,
+        reportingDuplicate: Bool = true,
         file: StaticString = #fileID,
         line: UInt = #line
     ) -> Bool {
         switch state.withLock({ $0.complete(with: result, cancelling: cancelling) }) {
         case .alreadyDone(let first):
-            if !cancelling, !Self.isCancellation(first) {
+            if reportingDuplicate, !cancelling, !Self.isCancellation(first) {
                 ResponseDiagnostics.report(
                     .resolvedTwice,
                     "\(Self.self) created at \(self.file):\(self.line) was resolved again at \(file):\(line); "
@@ -210,8 +229,9 @@ public final class Response<Value: Sendable>: Sendable {
                 )
             }
             return false
-        case .deliver(let callbacks, let handlers):
+        case .deliver(let callbacks, let handlers, let upstreams):
             for handler in handlers { handler() }
+            upstreams.releaseAll()
             callbacks.forEach { deliver(result, to: $0) }
             return true
         }

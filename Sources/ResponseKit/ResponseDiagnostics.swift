@@ -1,4 +1,5 @@
-/// A misuse or a likely bug that ResponseKit noticed, such as a response resolved twice.
+/// A misuse or a likely bug that ResponseKit noticed: a response resolved twice, a failure
+/// nobody observed, a blocking wait that may never end.
 ///
 /// Diagnostics never change what a program does (the first result still wins); they make sure
 /// the problem is not lost silently. See ``ResponseDiagnostics``.
@@ -10,6 +11,10 @@ public struct ResponseDiagnostic: Sendable, CustomStringConvertible {
 
         /// A response that was already done was given another result. The first result stands.
         public static let resolvedTwice = Kind(description: "resolvedTwice")
+        /// A response failed and was released without anyone observing the failure: no
+        /// `onFailure`, `onResult` or `always`, no blocking read, no await. Cancellation does not
+        /// count: whoever cancelled knows.
+        public static let unobservedFailure = Kind(description: "unobservedFailure")
         /// A blocking wait with no timeout has been waiting longer than
         /// ``ResponseDiagnostics/longWaitThreshold``: perhaps the work needs the thread or queue
         /// that the wait blocks, and can never finish.

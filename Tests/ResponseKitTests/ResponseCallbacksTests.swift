@@ -35,6 +35,7 @@ struct ResponseCallbacksTests {
         resolver.fail(TestError())
         response.onCompletion { seen.record($0) }
         #expect(seen.values.isEmpty)
+        #expect(response.error is TestError)
     }
 
     // MARK: - onFailure

@@ -3,80 +3,146 @@ import ResponseKit
 import ResponseKitTesting
 import Testing
 
+/// Serialized: two tests change process-wide settings (the long-wait threshold and the handler).
+@Suite(.serialized)
 struct ResponseDiagnosticsTests {
+    init() { startRecordingDiagnostics() }
+
+    // MARK: - resolved twice
+
     @Test func resolvingTwice_isReported_withBothSites() throws {
-        try withRecordedDiagnostics { diagnostics throws in
-            let (response, resolver) = Response<Int>.pending(on: .immediate)
-            let creationLine = UInt(#line) - 1
-            resolver.succeed(1)
-            resolver.succeed(2); let secondLine = #line
+        let (response, resolver) = Response<Int>.pending(on: .immediate); let creationLine = UInt(#line)
+        resolver.succeed(1)
+        resolver.succeed(2); let secondLine = #line
 
-            let reports = diagnostics.values.filter { $0.line == creationLine }
-            #expect(reports.count == 1)
-            let report = try #require(reports.first)
-            #expect(report.kind == .resolvedTwice)
-            #expect(report.file.hasSuffix("ResponseDiagnosticsTests.swift"))
-            #expect(report.message.contains("succeeded with 1"))
-            #expect(report.message.contains("ResponseDiagnosticsTests.swift:\(secondLine)"))
-            #expect(try response.value == 1)
-        }
+        let reports = diagnostics(forResponseCreatedAt: creationLine)
+        #expect(reports.map(\.kind) == [.resolvedTwice])
+        let report = try #require(reports.first)
+        #expect(report.message.contains("succeeded with 1"))
+        #expect(report.message.contains("ResponseDiagnosticsTests.swift:\(secondLine)"))
+        #expect(try response.value == 1)
     }
 
-    @Test func failingAfterSuccess_isReported() throws {
-        try withRecordedDiagnostics { diagnostics throws in
-            let (_, resolver) = Response<Int>.pending(on: .immediate)
-            let creationLine = UInt(#line) - 1
-            resolver.succeed(1)
-            resolver.fail(TestError())
-            #expect(diagnostics.values.filter { $0.line == creationLine }.map(\.kind) == [.resolvedTwice])
-        }
+    @Test func failingAfterSuccess_isReported() {
+        let (_, resolver) = Response<Int>.pending(on: .immediate); let creationLine = UInt(#line)
+        resolver.succeed(1)
+        resolver.fail(TestError())
+        #expect(diagnostics(forResponseCreatedAt: creationLine).map(\.kind) == [.resolvedTwice])
     }
 
-    @Test func cancellingADoneResponse_isNotReported() throws {
-        try withRecordedDiagnostics { diagnostics throws in
-            let (response, resolver) = Response<Int>.pending(on: .immediate)
-            let creationLine = UInt(#line) - 1
-            resolver.succeed(1)
-            response.cancel()
-            #expect(diagnostics.values.filter { $0.line == creationLine }.isEmpty)
-        }
+    @Test func cancellingADoneResponse_isNotReported() {
+        let (response, resolver) = Response<Int>.pending(on: .immediate); let creationLine = UInt(#line)
+        resolver.succeed(1)
+        response.cancel()
+        #expect(diagnostics(forResponseCreatedAt: creationLine).isEmpty)
     }
+
+    @Test func resolvingAfterCancel_isNotReported() {
+        let (response, resolver) = Response<Int>.pending(on: .immediate); let creationLine = UInt(#line)
+        response.cancel()
+        resolver.succeed(1)  // the work finished anyway: a normal race, not misuse
+        #expect(diagnostics(forResponseCreatedAt: creationLine).isEmpty)
+    }
+
+    // MARK: - long waits
 
     @Test func longBlockingWait_isReported_andGoesOn() throws {
-        try withRecordedDiagnostics { diagnostics throws in
-            let previousThreshold = ResponseDiagnostics.longWaitThreshold
-            ResponseDiagnostics.longWaitThreshold = .milliseconds(10)
-            defer { ResponseDiagnostics.longWaitThreshold = previousThreshold }
-
-            let (response, resolver) = Response<Int>.pending()
-            let creationLine = UInt(#line) - 1
-            // Resolve only once the wait has reported itself: no timing guess involved.
-            let previous = ResponseDiagnostics.handler
-            ResponseDiagnostics.handler = { diagnostic in
-                previous(diagnostic)
-                if diagnostic.kind == .longWait, diagnostic.line == creationLine { resolver.succeed(5) }
-            }
-
-            #expect(try response.value == 5)
-            let reports = diagnostics.values.filter { $0.line == creationLine }
-            #expect(reports.map(\.kind) == [.longWait])
-            #expect(reports.first?.message.contains("can never finish") == true)
+        let previousThreshold = ResponseDiagnostics.longWaitThreshold
+        let previousHandler = ResponseDiagnostics.handler
+        defer {
+            ResponseDiagnostics.longWaitThreshold = previousThreshold
+            ResponseDiagnostics.handler = previousHandler
         }
+        ResponseDiagnostics.longWaitThreshold = .milliseconds(10)
+        let (response, resolver) = Response<Int>.pending(); let creationLine = UInt(#line)
+        // Resolve only once the wait has reported itself: no timing guess involved.
+        ResponseDiagnostics.handler = { diagnostic in
+            previousHandler(diagnostic)
+            if diagnostic.kind == .longWait, diagnostic.line == creationLine { resolver.succeed(5) }
+        }
+
+        #expect(try response.value == 5)
+        let reports = diagnostics(forResponseCreatedAt: creationLine)
+        #expect(reports.map(\.kind) == [.longWait])
+        #expect(reports.first?.message.contains("can never finish") == true)
     }
 
-    @Test func waitWithTimeout_isNeverReportedAsLong() throws {
-        try withRecordedDiagnostics { diagnostics throws in
-            let previousThreshold = ResponseDiagnostics.longWaitThreshold
-            ResponseDiagnostics.longWaitThreshold = .milliseconds(1)
-            defer { ResponseDiagnostics.longWaitThreshold = previousThreshold }
-            let (response, _) = Response<Int>.pending()
-            let creationLine = UInt(#line) - 1
-            #expect(throws: ResponseError.timedOut) { try response.wait(timeout: .milliseconds(20)) }
-            #expect(diagnostics.values.filter { $0.line == creationLine }.isEmpty)
-        }
+    @Test func waitWithTimeout_isNeverReportedAsLong() {
+        let previousThreshold = ResponseDiagnostics.longWaitThreshold
+        defer { ResponseDiagnostics.longWaitThreshold = previousThreshold }
+        ResponseDiagnostics.longWaitThreshold = .milliseconds(1)
+        let (response, _) = Response<Int>.pending(); let creationLine = UInt(#line)
+        #expect(throws: ResponseError.timedOut) { try response.wait(timeout: .milliseconds(20)) }
+        #expect(diagnostics(forResponseCreatedAt: creationLine).isEmpty)
     }
 
-    @Test func diagnosticDescription_isOneLine() {
+    // MARK: - unobserved failures
+
+    @Test func failureNobodyObserved_isReported_withTheCreationSite() throws {
+        var creationLine: UInt = 0
+        do {
+            let (_, resolver) = Response<Int>.pending(on: .immediate); creationLine = #line
+            resolver.fail(TestError(code: 4))
+        }
+        let reports = diagnostics(forResponseCreatedAt: creationLine)
+        #expect(reports.map(\.kind) == [.unobservedFailure])
+        let report = try #require(reports.first)
+        #expect(report.message.contains("TestError(code: 4)"))
+        #expect(report.message.contains("ResponseDiagnosticsTests.swift:\(creationLine)"))
+    }
+
+    @Test func observedFailures_areNotReported() {
+        var lines: [UInt] = []
+        do {
+            let viaCallback = Response<Int>.failed(TestError(), on: .immediate); lines.append(#line)
+            viaCallback.onFailure { _ in }
+            let viaResult = Response<Int>.failed(TestError(), on: .immediate); lines.append(#line)
+            viaResult.onResult { _ in }
+            let viaBlocking = Response<Int>.failed(TestError(), on: .immediate); lines.append(#line)
+            _ = viaBlocking.error
+            let viaAlways = Response<Int>.failed(TestError(), on: .immediate); lines.append(#line)
+            _ = viaAlways.always { _ in }.error
+            let viaChain = Response<Int>.failed(TestError(), on: .immediate); lines.append(#line)
+            _ = viaChain.map { $0 + 1 }.recover { _ in 0 }.error
+        }
+        #expect(lines.count == 5)
+        #expect(lines.flatMap { diagnostics(forResponseCreatedAt: $0) }.isEmpty)
+    }
+
+    @Test func awaitedFailure_isNotReported() async {
+        var creationLine: UInt = 0
+        do {
+            let response = Response<Int>.failed(TestError(), on: .immediate); creationLine = #line
+            _ = await response.getResult()
+        }
+        #expect(creationLine > 0)
+        #expect(diagnostics(forResponseCreatedAt: creationLine).isEmpty)
+    }
+
+    @Test func unobservedFailure_isReportedAtTheEndOfAChain_notInTheMiddle() {
+        var sourceLine: UInt = 0
+        var endLine: UInt = 0
+        do {
+            let source = Response<Int>.failed(TestError(), on: .immediate); sourceLine = #line
+            _ = source.map { $0 * 2 }; endLine = #line
+        }
+        #expect(diagnostics(forResponseCreatedAt: sourceLine).isEmpty)
+        #expect(diagnostics(forResponseCreatedAt: endLine).map(\.kind) == [.unobservedFailure])
+    }
+
+    @Test func cancelledResponses_areNotReportedAsUnobserved() {
+        var creationLine: UInt = 0
+        do {
+            let (response, _) = Response<Int>.pending(on: .immediate); creationLine = #line
+            response.cancel()
+        }
+        #expect(creationLine > 0)
+        #expect(diagnostics(forResponseCreatedAt: creationLine).isEmpty)
+    }
+
+    // MARK: - the hook
+
+    @Test func defaultHandler_writesOneLine() {
         let diagnostic = ResponseDiagnostic(kind: .resolvedTwice, message: "m", file: "f.swift", line: 3)
         #expect(diagnostic.description == "ResponseKit resolvedTwice: m")
         #expect(!diagnostic.description.contains("\n"))

@@ -1,21 +1,26 @@
 import ResponseKit
 import ResponseKitTesting
 
-/// Runs `body` with ResponseKit's diagnostics going to a recorder instead of standard error.
+/// Every diagnostic ResponseKit reports while the tests run.
 ///
-/// The hook is process-wide, so every caller takes `diagnosticsLock` first: tests that look at
-/// diagnostics run one at a time.
-func withRecordedDiagnostics<T>(
-    _ body: (Recorder<ResponseDiagnostic>) throws -> T
-) throws -> T {
-    diagnosticsLock.lock()
-    defer { diagnosticsLock.unlock() }
+/// The hook is process-wide, so instead of swapping it per test (which would serialise tests,
+/// and block pool threads while they wait their turn), it is set once to record into this list;
+/// each test looks only at diagnostics about responses it created, by file and line.
+let recordedDiagnostics: Recorder<ResponseDiagnostic> = {
     let recorder = Recorder<ResponseDiagnostic>()
-    let previous = ResponseDiagnostics.handler
     ResponseDiagnostics.handler = { recorder.record($0) }
-    defer { ResponseDiagnostics.handler = previous }
-    return try body(recorder)
+    return recorder
+}()
+
+/// The diagnostics reported about responses created at `line` of the calling file.
+func diagnostics(
+    forResponseCreatedAt line: UInt,
+    fileID: String = #fileID
+) -> [ResponseDiagnostic] {
+    recordedDiagnostics.values.filter { $0.line == line && $0.file == fileID }
 }
 
-import Foundation
-private let diagnosticsLock = NSLock()
+/// Starts recording (idempotent); call before creating the responses a test will look at.
+func startRecordingDiagnostics() {
+    _ = recordedDiagnostics
+}

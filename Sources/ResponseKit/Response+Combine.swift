@@ -1,0 +1,155 @@
+extension Response {
+    /// Succeeds with every value, in the order of `responses`, once all have succeeded; fails with
+    /// the first failure, and then cancels the others (unless something else still waits on them).
+    ///
+    /// ```swift
+    /// let avatars: Response<[Image]> = Response.all(users.map { fetchAvatar($0) })
+    /// ```
+    ///
+    /// An empty collection succeeds at once with an empty array.
+    ///
+    /// - Parameters:
+    ///   - responses: the responses to wait for.
+    ///   - executor: where the combined response delivers; ``ResponseExecutor/main`` by default.
+    ///   - file: the creation site, for diagnostics. Leave the default.
+    ///   - line: the creation site, for diagnostics. Leave the default.
+    /// - Returns: a response with all the values.
+    /// - Complexity: O(*n*) for *n* responses.
+    public static func all<Element: Sendable>(
+        _ responses: some Collection<Response<Element>>,
+        on executor: ResponseExecutor = .main,
+        file: StaticString = #fileID,
+        line: UInt = #line
+    ) -> Response<Value> where Value == [Element] {
+        let inputs = Array(responses)
+        let (combined, resolver) = Response<[Element]>.pending(on: executor, file: file, line: line)
+        guard !inputs.isEmpty else {
+            resolver.succeed([])
+            return combined
+        }
+        claim(inputs, for: combined)
+        let collected = LockedBox.make(Collected<Element>(count: inputs.count))
+        for (index, input) in inputs.enumerated() {
+            input.observe { result in
+                switch result {
+                case .success(let value):
+                    let values = collected.withLock { $0.store(value, at: index) }
+                    if let values { resolver.resolveIfPending(with: .success(values)) }
+                case .failure(let error):
+                    resolver.resolveIfPending(with: .failure(error))
+                }
+            }
+        }
+        return combined
+    }
+
+    /// Finishes as the first of `responses` to finish, success or failure, and then cancels the
+    /// others (unless something else still waits on them).
+    ///
+    /// ```swift
+    /// let page = Response.race([fetch(fromMirror: a), fetch(fromMirror: b)])
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - responses: the competitors. None fails the result with ``ResponseError/noResponses``.
+    ///   - executor: where the result delivers; ``ResponseExecutor/main`` by default.
+    ///   - file: the creation site, for diagnostics. Leave the default.
+    ///   - line: the creation site, for diagnostics. Leave the default.
+    /// - Returns: a response with the first outcome.
+    public static func race(
+        _ responses: some Collection<Response<Value>>,
+        on executor: ResponseExecutor = .main,
+        file: StaticString = #fileID,
+        line: UInt = #line
+    ) -> Response<Value> {
+        let inputs = Array(responses)
+        let (winner, resolver) = pending(on: executor, file: file, line: line)
+        guard !inputs.isEmpty else {
+            resolver.fail(ResponseError.noResponses)
+            return winner
+        }
+        claim(inputs, for: winner)
+        for input in inputs {
+            input.observe { resolver.resolveIfPending(with: $0) }
+        }
+        return winner
+    }
+
+    /// Succeeds with the first of `responses` to succeed, and then cancels the others (unless
+    /// something else still waits on them). Fails only when all fail, with
+    /// ``ResponseAggregateError`` listing their errors in the order of `responses`.
+    ///
+    /// ```swift
+    /// let config = Response.any([loadConfig(fromDisk: path), loadConfig(fromServer: url)])
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - responses: the candidates. None fails the result with ``ResponseError/noResponses``.
+    ///   - executor: where the result delivers; ``ResponseExecutor/main`` by default.
+    ///   - file: the creation site, for diagnostics. Leave the default.
+    ///   - line: the creation site, for diagnostics. Leave the default.
+    /// - Returns: a response with the first value.
+    public static func any(
+        _ responses: some Collection<Response<Value>>,
+        on executor: ResponseExecutor = .main,
+        file: StaticString = #fileID,
+        line: UInt = #line
+    ) -> Response<Value> {
+        let inputs = Array(responses)
+        let (first, resolver) = pending(on: executor, file: file, line: line)
+        guard !inputs.isEmpty else {
+            resolver.fail(ResponseError.noResponses)
+            return first
+        }
+        claim(inputs, for: first)
+        let failures = LockedBox.make(Collected<any Error>(count: inputs.count))
+        for (index, input) in inputs.enumerated() {
+            input.observe { result in
+                switch result {
+                case .success:
+                    resolver.resolveIfPending(with: result)
+                case .failure(let error):
+                    if let errors = failures.withLock({ $0.store(error, at: index) }) {
+                        resolver.resolveIfPending(with: .failure(ResponseAggregateError(errors: errors)))
+                    }
+                }
+            }
+        }
+        return first
+    }
+
+    /// Makes `combined` hold a claim on each input, so finishing or cancelling it releases them.
+    static func claim<Input: Sendable>(_ inputs: [Response<Input>], for combined: Response<Value>) {
+        for input in inputs { input.link(combined) }
+    }
+}
+
+/// Values arriving out of order into their slots; complete once every slot is filled.
+struct Collected<Element: Sendable>: Sendable {
+    private var slots: [Element?]
+    private var missing: Int
+
+    init(count: Int) {
+        slots = Array(repeating: nil, count: count)
+        missing = count
+    }
+
+    /// Stores `element`; returns all elements, in order, when it was the last one missing.
+    mutating func store(_ element: Element, at index: Int) -> [Element]? {
+        guard slots[index] == nil else { return nil }
+        slots[index] = element
+        missing -= 1
+        return missing == 0 ? slots.map { $0! } : nil
+    }
+}
+
+/// The failure of ``Response/any(_:on:file:line:)`` when every response failed.
+public struct ResponseAggregateError: Error, CustomStringConvertible {
+    /// Each response's error, in the order the responses were given.
+    public let errors: [any Error]
+
+    /// Lists the errors.
+    public var description: String {
+        "all \(errors.count) responses failed: " + errors.map { "\($0)" }.joined(separator: "; ")
+    }
+}

@@ -1,0 +1,73 @@
+extension Response {
+    /// Runs a side effect with the value, then passes the response on unchanged: the
+    /// interception decorator of a use case (record the signed-in user, log, cache).
+    ///
+    /// ```swift
+    /// let user = authenticate(credentials).intercept { user in store.save(user) }
+    /// ```
+    ///
+    /// The new response finishes after `body` returns. Failures and cancellation pass through
+    /// without calling `body`.
+    ///
+    /// - Parameters:
+    ///   - context: where `body` runs; `nil` (the default) for a worker context.
+    ///   - file: the creation site, for diagnostics. Leave the default.
+    ///   - line: the creation site, for diagnostics. Leave the default.
+    ///   - body: the side effect.
+    /// - Returns: a response with this response's outcome.
+    public func intercept(
+        on context: ResponseExecutor? = nil,
+        file: StaticString = #fileID,
+        line: UInt = #line,
+        _ body: @escaping @Sendable (Value) -> Void
+    ) -> Response<Value> {
+        derive(on: context, file: file, line: line) { result, resolver in
+            if case .success(let value) = result { body(value) }
+            resolver.resolve(with: result)
+        }
+    }
+
+    /// Another name for ``intercept(on:file:line:_:)``, as other future libraries spell it.
+    ///
+    /// - Parameters:
+    ///   - context: where `body` runs; `nil` (the default) for a worker context.
+    ///   - file: the creation site, for diagnostics. Leave the default.
+    ///   - line: the creation site, for diagnostics. Leave the default.
+    ///   - body: the side effect.
+    /// - Returns: a response with this response's outcome.
+    public func tap(
+        on context: ResponseExecutor? = nil,
+        file: StaticString = #fileID,
+        line: UInt = #line,
+        _ body: @escaping @Sendable (Value) -> Void
+    ) -> Response<Value> {
+        intercept(on: context, file: file, line: line, body)
+    }
+
+    /// Runs a side effect on either outcome, cancellation included, then passes the response on
+    /// unchanged: hide a spinner, close a file.
+    ///
+    /// ```swift
+    /// let user = login(credentials).always { _ in analytics.track("login attempt") }
+    /// ```
+    ///
+    /// Registering it counts as observing a failure for ``ResponseDiagnostics``.
+    ///
+    /// - Parameters:
+    ///   - context: where `body` runs; `nil` (the default) for a worker context.
+    ///   - file: the creation site, for diagnostics. Leave the default.
+    ///   - line: the creation site, for diagnostics. Leave the default.
+    ///   - body: the side effect, given the result.
+    /// - Returns: a response with this response's outcome.
+    public func always(
+        on context: ResponseExecutor? = nil,
+        file: StaticString = #fileID,
+        line: UInt = #line,
+        _ body: @escaping @Sendable (Result<Value, any Error>) -> Void
+    ) -> Response<Value> {
+        derive(on: context, file: file, line: line) { result, resolver in
+            body(result)
+            resolver.resolve(with: result)
+        }
+    }
+}

@@ -1,0 +1,71 @@
+extension Response {
+    /// Fails the response with the error `check` throws; a value that passes goes on unchanged.
+    /// The validation decorator of a use case.
+    ///
+    /// ```swift
+    /// let user = signIn(email: email).validate { user in
+    ///     guard user.isActive else { throw SignInError.accountDisabled }
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - context: where `check` runs; `nil` (the default) for a worker context.
+    ///   - file: the creation site, for diagnostics. Leave the default.
+    ///   - line: the creation site, for diagnostics. Leave the default.
+    ///   - check: throws the caller's error when the value is not acceptable.
+    /// - Returns: a response that fails when the check throws.
+    public func validate(
+        on context: ResponseExecutor? = nil,
+        file: StaticString = #fileID,
+        line: UInt = #line,
+        _ check: @escaping @Sendable (Value) throws -> Void
+    ) -> Response<Value> {
+        map(on: context, file: file, line: line) { value in
+            try check(value)
+            return value
+        }
+    }
+
+    /// Fails the response with `error` when `predicate` returns `false`.
+    ///
+    /// ```swift
+    /// let age = readAge().validate(orFailWith: FormError.tooYoung) { $0 >= 18 }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - error: the failure to use when the value is not acceptable.
+    ///   - context: where `predicate` runs; `nil` (the default) for a worker context.
+    ///   - file: the creation site, for diagnostics. Leave the default.
+    ///   - line: the creation site, for diagnostics. Leave the default.
+    ///   - predicate: whether the value is acceptable.
+    /// - Returns: a response that fails with `error` when the predicate says no.
+    public func validate(
+        orFailWith error: @escaping @autoclosure @Sendable () -> any Error,
+        on context: ResponseExecutor? = nil,
+        file: StaticString = #fileID,
+        line: UInt = #line,
+        _ predicate: @escaping @Sendable (Value) -> Bool
+    ) -> Response<Value> {
+        validate(on: context, file: file, line: line) { value in
+            guard predicate(value) else { throw error() }
+        }
+    }
+
+    /// Fails the response with ``ResponseError/validationFailed`` when `predicate` returns `false`.
+    /// Prefer ``validate(orFailWith:on:file:line:_:)`` to say what was wrong.
+    ///
+    /// - Parameters:
+    ///   - context: where `predicate` runs; `nil` (the default) for a worker context.
+    ///   - file: the creation site, for diagnostics. Leave the default.
+    ///   - line: the creation site, for diagnostics. Leave the default.
+    ///   - predicate: whether the value is acceptable.
+    /// - Returns: a response that fails when the predicate says no.
+    public func validate(
+        on context: ResponseExecutor? = nil,
+        file: StaticString = #fileID,
+        line: UInt = #line,
+        _ predicate: @escaping @Sendable (Value) -> Bool
+    ) -> Response<Value> {
+        validate(orFailWith: ResponseError.validationFailed, on: context, file: file, line: line, predicate)
+    }
+}

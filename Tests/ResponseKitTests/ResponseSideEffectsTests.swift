@@ -1,0 +1,106 @@
+import ResponseKit
+import ResponseKitTesting
+import Testing
+
+struct ResponseSideEffectsTests {
+    @Test func intercept_seesTheValue_andPassesItOn() throws {
+        let saved = Recorder<String>()
+        let (response, resolver) = Response<String>.pending(on: .immediate)
+        let user = response.intercept { saved.record($0) }
+        resolver.succeed("ada")
+        #expect(try user.value == "ada")
+        #expect(saved.values == ["ada"])
+    }
+
+    @Test func intercept_runsBeforeTheResultIsDelivered() throws {
+        let events = Recorder<String>()
+        let (response, resolver) = Response<String>.pending(on: .immediate)
+        response.intercept { _ in events.record("intercepted") }
+            .onCompletion { _ in events.record("delivered") }
+        resolver.succeed("x")
+        #expect(events.values == ["intercepted", "delivered"])
+    }
+
+    @Test func intercept_isSkippedOnFailure() {
+        let saved = Recorder<Int>()
+        let response = Response<Int>.failed(TestError(), on: .immediate).intercept { saved.record($0) }
+        #expect(response.error is TestError)
+        #expect(saved.values.isEmpty)
+    }
+
+    @Test func tap_isIntercept() throws {
+        let seen = Recorder<Int>()
+        let response = Response.succeeded(2, on: .immediate).tap { seen.record($0) }
+        #expect(try response.value == 2)
+        #expect(seen.values == [2])
+    }
+
+    @Test func always_runsOnSuccessFailureAndCancellation() {
+        let outcomes = Recorder<String>()
+        @Sendable func describe(_ result: Result<Int, any Error>) -> String {
+            switch result {
+            case .success(let value): "success \(value)"
+            case .failure(let error): "failure \(type(of: error))"
+            }
+        }
+        let ok = Response.succeeded(1, on: .immediate).always { outcomes.record(describe($0)) }
+        let bad = Response<Int>.failed(TestError(), on: .immediate).always { outcomes.record(describe($0)) }
+        let (pending, _) = Response<Int>.pending(on: .immediate)
+        let cancelled = pending.always { outcomes.record(describe($0)) }
+        pending.cancel()
+
+        #expect(outcomes.values == ["success 1", "failure TestError", "failure CancellationError"])
+        #expect(ok.isSuccessful)
+        #expect(bad.error is TestError)
+        #expect(cancelled.error is CancellationError)
+    }
+
+    @Test func decoratorChain_validatesThenIntercepts() throws {
+        // The AuthenticationUseCase style: useCase.addValidation().intercept { user in ... }
+        struct InvalidEmail: Error {}
+        let recorded = Recorder<String>()
+        func signIn(_ email: String) -> Response<String> {
+            Response<String>.succeeded(email, on: .immediate)
+                .validate(orFailWith: InvalidEmail()) { $0.contains("@") }
+                .intercept { recorded.record($0) }
+        }
+        #expect(try signIn("ada@example.com").value == "ada@example.com")
+        #expect(signIn("nope").error is InvalidEmail)
+        #expect(recorded.values == ["ada@example.com"])
+    }
+}
+
+struct ResponseValidateTests {
+    struct TooSmall: Error {}
+
+    @Test func validate_throwingCheck_failsWithTheCallersError() {
+        let response = Response.succeeded(1, on: .immediate).validate { value in
+            if value < 10 { throw TooSmall() }
+        }
+        #expect(response.error is TooSmall)
+    }
+
+    @Test func validate_throwingCheck_passesGoodValues() throws {
+        let response = Response.succeeded(20, on: .immediate).validate { value in
+            if value < 10 { throw TooSmall() }
+        }
+        #expect(try response.value == 20)
+    }
+
+    @Test func validate_predicateWithError_failsWithThatError() {
+        let response = Response.succeeded(1, on: .immediate).validate(orFailWith: TooSmall()) { $0 >= 10 }
+        #expect(response.error is TooSmall)
+    }
+
+    @Test func validate_predicateAlone_failsWithValidationFailed() throws {
+        let bad = Response.succeeded(1, on: .immediate).validate { $0 >= 10 }
+        let good = Response.succeeded(11, on: .immediate).validate { $0 >= 10 }
+        #expect(bad.error as? ResponseError == .validationFailed)
+        #expect(try good.value == 11)
+    }
+
+    @Test func validate_passesFailuresThrough() {
+        let response = Response<Int>.failed(TestError(code: 4), on: .immediate).validate { $0 > 0 }
+        #expect(response.error as? TestError == TestError(code: 4))
+    }
+}
