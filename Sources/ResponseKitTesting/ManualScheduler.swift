@@ -1,0 +1,100 @@
+import ResponseKit
+
+/// A ``ResponseKit/ResponseScheduler`` whose time moves only when a test says so.
+///
+/// Scheduled jobs run during ``advance(by:)``, in the order they fall due (jobs due at the same
+/// instant in the order they were scheduled), on the thread that advances. A test of a timeout
+/// therefore reads: not timed out, advance, timed out. No sleeping:
+///
+/// ```swift
+/// @Test func slowProfileTimesOut() {
+///     let scheduler = ManualScheduler()
+///     let (work, _) = Response<Profile>.pending(on: .immediate)
+///     let profile = work.timeout(after: .seconds(5), scheduler: scheduler)
+///
+///     scheduler.advance(by: .seconds(4))
+///     #expect(!profile.isDone)
+///     scheduler.advance(by: .seconds(1))
+///     #expect(throws: ResponseError.timedOut) { try profile.value }
+///     #expect(work.isCancelled)
+/// }
+/// ```
+public final class ManualScheduler: ResponseScheduler {
+    private struct Job {
+        let id: Int
+        let due: Duration
+        let run: @Sendable () -> Void
+    }
+
+    private struct State {
+        var now: Duration = .zero
+        var nextID = 0
+        var jobs: [Job] = []
+    }
+
+    private let state = LockedBox.make(State())
+
+    /// Makes a scheduler whose clock reads zero.
+    public init() {}
+
+    /// How much virtual time has passed.
+    public var now: Duration { state.withLock { $0.now } }
+
+    /// How many jobs wait for their time.
+    public var pendingCount: Int { state.withLock { $0.jobs.count } }
+
+    /// Queues `job` to run once the clock reaches now + `delay`.
+    ///
+    /// - Parameters:
+    ///   - delay: how far in virtual time; zero or less runs at the next ``advance(by:)``.
+    ///   - job: the work to run.
+    /// - Returns: a handle that removes the job.
+    public func schedule(after delay: Duration, _ job: @escaping @Sendable () -> Void) -> ScheduledJob {
+        let id = state.withLock { state in
+            let id = state.nextID
+            state.nextID += 1
+            state.jobs.append(Job(id: id, due: state.now + max(delay, .zero), run: job))
+            return id
+        }
+        return ScheduledJob { [state] in
+            state.withLock { $0.jobs.removeAll { $0.id == id } }
+        }
+    }
+
+    /// Moves the clock forward by `interval`, running every job that falls due on the way,
+    /// including jobs those jobs schedule.
+    ///
+    /// - Parameter interval: how far to move; negative values count as zero.
+    /// - Returns: how many jobs ran.
+    @discardableResult
+    public func advance(by interval: Duration) -> Int {
+        let target = state.withLock { $0.now + max(interval, .zero) }
+        var ran = 0
+        while let job = takeNextJob(dueBy: target) {
+            job.run()
+            ran += 1
+        }
+        state.withLock { $0.now = max($0.now, target) }
+        return ran
+    }
+
+    /// Runs the jobs due now, without moving the clock.
+    ///
+    /// - Returns: how many jobs ran.
+    @discardableResult
+    public func runDue() -> Int {
+        advance(by: .zero)
+    }
+
+    private func takeNextJob(dueBy target: Duration) -> Job? {
+        state.withLock { state in
+            let next = state.jobs.indices
+                .filter { state.jobs[$0].due <= target }
+                .min { (state.jobs[$0].due, state.jobs[$0].id) < (state.jobs[$1].due, state.jobs[$1].id) }
+            guard let next else { return nil }
+            let job = state.jobs.remove(at: next)
+            state.now = max(state.now, job.due)
+            return job
+        }
+    }
+}

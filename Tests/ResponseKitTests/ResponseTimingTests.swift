@@ -1,0 +1,237 @@
+import ResponseKit
+import ResponseKitTesting
+import Testing
+
+struct ResponseTimingTests {
+    // MARK: - timeout
+
+    @Test func timeout_failsWithTimedOut_andCancelsTheWork() {
+        let scheduler = ManualScheduler()
+        let (work, resolver) = Response<Int>.pending(on: .immediate)
+        let limited = work.timeout(after: .seconds(5), scheduler: scheduler)
+
+        scheduler.advance(by: .seconds(4))
+        #expect(!limited.isDone)
+
+        scheduler.advance(by: .seconds(1))
+        #expect(limited.error as? ResponseError == .timedOut)
+        #expect(resolver.isCancelled)
+    }
+
+    @Test func timeout_passesAnEarlyResultOn_andStopsTheTimer() throws {
+        let scheduler = ManualScheduler()
+        let (work, resolver) = Response<Int>.pending(on: .immediate)
+        let limited = work.timeout(after: .seconds(5), scheduler: scheduler)
+        resolver.succeed(3)
+        #expect(try limited.value == 3)
+        #expect(scheduler.pendingCount == 0)
+        scheduler.advance(by: .seconds(10))
+        #expect(try limited.value == 3)
+    }
+
+    @Test func timeout_passesAnEarlyFailureOn() {
+        let scheduler = ManualScheduler()
+        let limited = Response<Int>.failed(TestError(code: 4), on: .immediate)
+            .timeout(after: .seconds(1), scheduler: scheduler)
+        #expect(limited.error as? TestError == TestError(code: 4))
+    }
+
+    @Test func timeout_doesNotCancelWorkThatAnotherConsumerNeeds() {
+        let scheduler = ManualScheduler()
+        let (work, resolver) = Response<Int>.pending(on: .immediate)
+        let impatient = work.timeout(after: .seconds(1), scheduler: scheduler)
+        let patient = work.map { $0 }
+        scheduler.advance(by: .seconds(1))
+        #expect(impatient.error as? ResponseError == .timedOut)
+        #expect(!resolver.isCancelled)
+        #expect(!patient.isDone)
+    }
+
+    @Test func timeout_withRealTime_firesWithoutHelp() {
+        let (work, _) = Response<Int>.pending(on: .immediate)
+        let limited = work.timeout(after: .milliseconds(10))
+        #expect(limited.error as? ResponseError == .timedOut)
+    }
+
+    // MARK: - delay
+
+    @Test func delay_holdsTheValue_forTheInterval() throws {
+        let scheduler = ManualScheduler()
+        let delayed = Response.succeeded(1, on: .immediate).delay(by: .seconds(2), scheduler: scheduler)
+        #expect(!delayed.isDone)
+        scheduler.advance(by: .seconds(1))
+        #expect(!delayed.isDone)
+        scheduler.advance(by: .seconds(1))
+        #expect(try delayed.value == 1)
+    }
+
+    @Test func delay_holdsFailuresToo() {
+        let scheduler = ManualScheduler()
+        let delayed = Response<Int>.failed(TestError(), on: .immediate).delay(.seconds(1), scheduler: scheduler)
+        #expect(!delayed.isDone)
+        scheduler.advance(by: .seconds(1))
+        #expect(delayed.error is TestError)
+    }
+
+    @Test func delay_passesCancellationAtOnce() {
+        let scheduler = ManualScheduler()
+        let (work, _) = Response<Int>.pending(on: .immediate)
+        let delayed = work.delay(by: .seconds(1), scheduler: scheduler)
+        work.cancel()
+        #expect(delayed.error is CancellationError)
+    }
+
+    @Test func delay_cancelled_dropsItsTimer() {
+        let scheduler = ManualScheduler()
+        let delayed = Response.succeeded(1, on: .immediate).delay(by: .seconds(1), scheduler: scheduler)
+        #expect(scheduler.pendingCount == 1)
+        delayed.cancel()
+        #expect(scheduler.pendingCount == 0)
+    }
+}
+
+struct ResponseRetryTests {
+    /// A factory whose attempts fail until `successAt`, counting calls.
+    final class FlakyService: Sendable {
+        let calls = Recorder<Int>()
+        let successAt: Int
+        init(successAt: Int) { self.successAt = successAt }
+
+        func attempt() -> Response<String> {
+            calls.record(calls.count + 1)
+            let number = calls.count
+            return number >= successAt
+                ? .succeeded("ok on \(number)", on: .immediate)
+                : .failed(TestError(code: number), on: .immediate)
+        }
+    }
+
+    @Test func retry_callsTheFactoryAgain_untilSuccess() throws {
+        let service = FlakyService(successAt: 3)
+        let response = Response<String>.retry(attempts: 5, on: .immediate) { service.attempt() }
+        #expect(try response.value == "ok on 3")
+        #expect(service.calls.count == 3)
+    }
+
+    @Test func retry_failsWithTheLastError_whenAttemptsRunOut() {
+        let service = FlakyService(successAt: 10)
+        let response = Response<String>.retry(attempts: 3, on: .immediate) { service.attempt() }
+        #expect(response.error as? TestError == TestError(code: 3))
+        #expect(service.calls.count == 3)
+    }
+
+    @Test func retry_waitsTheBackoffBetweenAttempts() throws {
+        let scheduler = ManualScheduler()
+        let service = FlakyService(successAt: 3)
+        let response = Response<String>.retry(
+            attempts: 3,
+            backoff: .exponential(initial: .seconds(1), jitter: 0),
+            scheduler: scheduler,
+            on: .immediate
+        ) { service.attempt() }
+
+        #expect(service.calls.count == 1)
+        scheduler.advance(by: .milliseconds(999))
+        #expect(service.calls.count == 1)
+        scheduler.advance(by: .milliseconds(1))
+        #expect(service.calls.count == 2)  // after 1 s
+        scheduler.advance(by: .milliseconds(1_999))
+        #expect(service.calls.count == 2)
+        scheduler.advance(by: .milliseconds(1))
+        #expect(service.calls.count == 3)  // after 2 s more
+        #expect(try response.value == "ok on 3")
+    }
+
+    @Test func retry_stopsAtOnce_onAnErrorItShouldNotRetry() {
+        let service = FlakyService(successAt: 10)
+        let response = Response<String>.retry(attempts: 5, on: .immediate, shouldRetry: { _ in false }) {
+            service.attempt()
+        }
+        #expect(response.error is TestError)
+        #expect(service.calls.count == 1)
+    }
+
+    @Test func retry_cancelled_cancelsTheAttemptAndMakesNoMore() {
+        let scheduler = ManualScheduler()
+        let attempts = Recorder<Resolver<Int>>()
+        let response = Response<Int>.retry(attempts: 5, scheduler: scheduler, on: .immediate) {
+            let (attempt, resolver) = Response<Int>.pending(on: .immediate)
+            attempts.record(resolver)
+            return attempt
+        }
+        attempts.values[0].fail(TestError())  // first attempt fails: a retry is due now
+        response.cancel()
+        scheduler.advance(by: .seconds(60))
+        #expect(attempts.count == 1)
+        #expect(response.error is CancellationError)
+        #expect(scheduler.pendingCount == 0)
+    }
+
+    @Test func retry_cancelledDuringAnAttempt_cancelsThatAttempt() {
+        let attempts = Recorder<Resolver<Int>>()
+        let response = Response<Int>.retry(attempts: 5, on: .immediate) {
+            let (attempt, resolver) = Response<Int>.pending(on: .immediate)
+            attempts.record(resolver)
+            return attempt
+        }
+        response.cancel()
+        #expect(attempts.values.first?.isCancelled == true)
+    }
+
+    @Test func retry_withZeroAttempts_stillMakesOne() throws {
+        let service = FlakyService(successAt: 1)
+        let response = Response<String>.retry(attempts: 0, on: .immediate) { service.attempt() }
+        #expect(try response.value == "ok on 1")
+    }
+}
+
+struct RetryBackoffTests {
+    @Test func none_neverWaits() {
+        #expect(RetryBackoff.none.delay(beforeAttempt: 2) == .zero)
+    }
+
+    @Test func fixed_waitsTheSameEveryTime() {
+        let backoff = RetryBackoff.fixed(.milliseconds(200))
+        #expect(backoff.delay(beforeAttempt: 1) == .zero)
+        #expect(backoff.delay(beforeAttempt: 2) == .milliseconds(200))
+        #expect(backoff.delay(beforeAttempt: 9) == .milliseconds(200))
+    }
+
+    @Test func exponential_doublesUpToTheMaximum() {
+        let backoff = RetryBackoff.exponential(initial: .milliseconds(100), maximum: .seconds(1), jitter: 0)
+        let delays = (2...7).map { backoff.delay(beforeAttempt: $0) }
+        #expect(delays == [.milliseconds(100), .milliseconds(200), .milliseconds(400), .milliseconds(800), .seconds(1), .seconds(1)])
+    }
+
+    @Test func exponential_survivesHugeAttemptNumbers() {
+        let backoff = RetryBackoff.exponential(initial: .seconds(1), maximum: .seconds(30), jitter: 0)
+        #expect(backoff.delay(beforeAttempt: 10_000) == .seconds(30))
+    }
+
+    @Test func exponential_jitterStaysWithinItsSpread() {
+        let backoff = RetryBackoff.exponential(initial: .seconds(1), multiplier: 2, maximum: .seconds(100), jitter: 0.5)
+        var generator = SeededGenerator(seed: 42)
+        let delays = (0..<200).map { _ in backoff.delay(beforeAttempt: 3, using: &generator) }
+        #expect(delays.allSatisfy { $0 >= .seconds(1) && $0 <= .seconds(3) })
+        #expect(Set(delays).count > 100)  // really spread
+    }
+
+    @Test func badArguments_areClampedNotTrapped() {
+        let backoff = RetryBackoff.exponential(initial: .seconds(-1), multiplier: .nan, jitter: 7)
+        #expect(backoff.delay(beforeAttempt: 3) == .zero)
+        #expect(RetryBackoff.fixed(.seconds(-3)).delay(beforeAttempt: 2) == .zero)
+    }
+}
+
+/// A deterministic generator (SplitMix64) so that jitter tests are repeatable.
+struct SeededGenerator: RandomNumberGenerator {
+    private var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
