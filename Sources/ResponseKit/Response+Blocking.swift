@@ -22,8 +22,12 @@ extension Response {
     /// queue blocking on work queued behind it) and goes on waiting. Use ``wait(timeout:)`` to
     /// give up instead.
     ///
+    /// In async code prefer `try await response.get()` (see ``get()``), which suspends instead of
+    /// blocking a thread of the cooperative pool. `value` is deliberately not `noasync`, so that
+    /// `try await response.value` compiles and works (it blocks until done), but each such wait
+    /// holds a pool thread, and work that needs the pool may then have to wait for one.
+    ///
     /// - Throws: the response's failure; `CancellationError` when it was cancelled.
-    @available(*, noasync, message: "blocks a thread; in async code, await the response instead")
     public var value: Value {
         get throws { try waitForResult(deadline: nil)!.get() }
     }
@@ -31,7 +35,6 @@ extension Response {
     /// The failure, waiting until the response is done; `nil` when it succeeded.
     ///
     /// Waits like ``value``, on the main thread too.
-    @available(*, noasync, message: "blocks a thread; in async code, await the response instead")
     public var error: (any Error)? {
         if case .failure(let error) = waitForResult(deadline: nil)! { return error }
         return nil
@@ -40,7 +43,6 @@ extension Response {
     /// The result, waiting until the response is done.
     ///
     /// Waits like ``value``, on the main thread too.
-    @available(*, noasync, message: "blocks a thread; in async code, await the response instead")
     public var result: Result<Value, any Error> {
         waitForResult(deadline: nil)!
     }
@@ -61,7 +63,6 @@ extension Response {
     /// - Returns: the value.
     /// - Throws: ``ResponseError/timedOut`` when the response is not done in time; otherwise the
     ///   response's failure.
-    @available(*, noasync, message: "blocks a thread; in async code, await the response instead")
     public func wait(timeout: Duration) throws -> Value {
         guard let result = waitForResult(deadline: .now + timeout) else {
             throw ResponseError.timedOut

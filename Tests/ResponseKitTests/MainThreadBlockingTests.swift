@@ -69,3 +69,46 @@ final class MainThreadBlockingTests: XCTestCase {
         XCTAssertTrue(try delivered.response.value)
     }
 }
+
+/// Blocking on the end of a composed chain from the main thread: transformations never need it.
+final class MainThreadChainTests: XCTestCase {
+    func testTenStepMapChain_onMainResponses_finishesWhenBlockedOnFromTheMainThread() throws {
+        let (source, resolver) = Response<Int>.pending()  // delivers on .main
+        var chain = source
+        for _ in 0..<10 { chain = chain.map { $0 + 1 } }
+        DispatchQueue.global().async { resolver.succeed(0) }
+        XCTAssertEqual(try chain.value, 10)
+    }
+
+    func testTenStepChain_resolvedOnTheMainQueue_runsItsStepsOffTheMainThread() throws {
+        let (source, resolver) = Response<Int>.pending()
+        let stepsOnMain = Recorder<Bool>()
+        var chain = source
+        for _ in 0..<10 {
+            chain = chain.map { value in
+                stepsOnMain.record(Thread.isMainThread)
+                return value + 1
+            }
+        }
+        DispatchQueue.main.async { resolver.succeed(0) }
+        XCTAssertEqual(try chain.value, 10)
+        XCTAssertEqual(stepsOnMain.values, Array(repeating: false, count: 10))
+    }
+
+    func testMixedChain_withFlatMapTimeoutAndRecover_finishesFromTheMainThread() throws {
+        let fetchToken = Response<String>(on: .global()) { "token" }
+        let user = fetchToken
+            .flatMap { token in Response<String>(on: .global()) { "user(\(token))" } }
+            .timeout(after: .seconds(30))
+            .validate { !$0.isEmpty }
+            .intercept { _ in }
+            .map { $0.uppercased() }
+            .recover { _ in "anonymous" }
+        XCTAssertEqual(try user.value, "USER(TOKEN)")
+    }
+
+    func testGetAndValue_agreeOnTheMainThread() throws {
+        let response = Response<Int>(executor: .main) { 5 }
+        XCTAssertEqual(try response.value, 5)
+    }
+}
