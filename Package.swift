@@ -45,3 +45,37 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// MARK: - Examples
+//
+// Each example is a library of its layers (`<Name>Core`), a thin executable (`<Name>`) that wires
+// them to the command line, and tests of its interactors and presenters (`<Name>Tests`), all under
+// Examples/<Name>. They depend on ResponseKit's products only, like any app would.
+
+/// The targets of one example under `Examples/<name>`.
+func example(_ name: String, dependencies: [Target.Dependency] = []) -> [Target] {
+    let core = Target.Dependency(stringLiteral: "\(name)Core")
+    return [
+        .target(
+            name: "\(name)Core",
+            dependencies: ["ResponseKit", "ExampleConsole"] + dependencies,
+            path: "Examples/\(name)/Sources/\(name)Core"
+        ),
+        .executableTarget(
+            name: name,
+            dependencies: [core, "ResponseKit", "ExampleConsole"] + dependencies,
+            path: "Examples/\(name)/Sources/\(name)"
+        ),
+        .testTarget(
+            name: "\(name)Tests",
+            dependencies: [core, "ResponseKit", "ResponseKitTesting", "ExampleConsole"] + dependencies,
+            path: "Examples/\(name)/Tests/\(name)Tests"
+        ),
+    ]
+}
+
+package.targets += [
+    // The command-line delivery mechanism the examples share: line input, output, command loop.
+    .target(name: "ExampleConsole", dependencies: ["ResponseKit"], path: "Examples/ExampleConsole"),
+]
+package.targets += example("RegisterActivation")

@@ -1,0 +1,115 @@
+import Foundation
+import ResponseKit
+
+/// Runs an example's commands one at a time: reads a line, hands it to the app, waits for the
+/// app's answer, reads the next.
+///
+/// The loop is the delivery mechanism's event loop for callback-style examples. It never blocks:
+/// every step is a callback on the main actor, so the main queue stays free for the presenters.
+/// A command's response finishes once the command's output has been shown, so output and prompts
+/// never interleave, even when commands are piped in faster than they are answered.
+///
+/// ```swift
+/// let loop = CommandLoop(input: ConsoleInput(), output: .standardOutput) { line in
+///     controller.handle(line)          // Response<CommandLoop.Step>
+/// }
+/// loop.onFinish = { exit(0) }
+/// loop.start()
+/// ```
+///
+/// When standard input is not a terminal the loop prints no prompt and echoes each command as
+/// `> command` instead, so a transcript of a piped run reads like an interactive session.
+///
+/// ## Threading
+/// `@MainActor`: create, start and finish it on the main actor. The main queue must be serviced
+/// (by `ServiceRunner`, or by ``MainRunLoop/run()``).
+@MainActor
+public final class CommandLoop {
+    /// What the loop does after a command.
+    public enum Step: Sendable {
+        /// Reads the next command.
+        case next
+        /// Stops reading and calls ``CommandLoop/onFinish``.
+        case quit
+    }
+
+    private let input: ConsoleInput
+    private let output: ConsoleOutput
+    private let prompt: String
+    private let isInteractive: Bool
+    private let handle: (String) -> Response<Step>
+    private var isStarted = false
+    /// Whether the loop has stopped: at the end of the input, after `quit`, or after ``finish()``.
+    public private(set) var isFinished = false
+
+    /// Called once when the loop stops reading.
+    public var onFinish: () -> Void = {}
+
+    /// Makes a loop; nothing is read before ``start()``.
+    ///
+    /// - Parameters:
+    ///   - input: where commands come from.
+    ///   - output: where prompts, echoed commands and unexpected failures go.
+    ///   - prompt: shown before each read when a person is typing.
+    ///   - isInteractive: whether a person is typing; by default, whether standard input is a terminal.
+    ///   - handle: runs one non-empty, trimmed command; its response finishes once the command's
+    ///     output has been shown. A failure is printed as `error: ...` and the loop goes on.
+    public init(
+        input: ConsoleInput,
+        output: ConsoleOutput,
+        prompt: String = "> ",
+        isInteractive: Bool = Terminal.isStandardInputInteractive,
+        handle: @escaping (String) -> Response<Step>
+    ) {
+        self.input = input
+        self.output = output
+        self.prompt = prompt
+        self.isInteractive = isInteractive
+        self.handle = handle
+    }
+
+    /// Starts reading commands. Calling it again does nothing.
+    public func start() {
+        guard !isStarted else { return }
+        isStarted = true
+        readNext()
+    }
+
+    /// Stops the loop: no further command runs, and ``onFinish`` is called unless it already was.
+    public func finish() {
+        guard !isFinished else { return }
+        isFinished = true
+        onFinish()
+    }
+
+    private func readNext() {
+        guard !isFinished else { return }
+        if isInteractive { output.write(prompt) }
+        input.nextLine()
+            .onCompletion { line in self.received(line) }
+            .onFailure { error in
+                self.output.writeLine("error: could not read the next command: \(error)")
+                self.finish()
+            }
+    }
+
+    private func received(_ line: String?) {
+        guard !isFinished else { return }
+        guard let line else {
+            if isInteractive { output.writeLine("") }  // end the prompt's line after Ctrl-D
+            finish()
+            return
+        }
+        let command = line.trimmingCharacters(in: .whitespaces)
+        guard !command.isEmpty else { return readNext() }
+        if !isInteractive { output.writeLine("\(prompt)\(command)") }
+        handle(command)
+            .onCompletion { step in
+                if step == .quit { self.finish() } else { self.readNext() }
+            }
+            .onFailure { error in
+                self.output.writeLine("error: \(error)")
+                self.readNext()
+            }
+    }
+}
