@@ -19,6 +19,7 @@ public struct Resolver<Value: Sendable>: Sendable {
     /// The response this resolver finishes.
     public let response: Response<Value>
 
+    @inlinable
     init(_ response: Response<Value>) {
         self.response = response
     }
@@ -30,6 +31,7 @@ public struct Resolver<Value: Sendable>: Sendable {
     ///   - file: the call site, reported when the response was already done. Leave the default.
     ///   - line: the call site, reported when the response was already done. Leave the default.
     /// - Returns: `true` when this call finished the response; `false` when it was already done.
+    @inlinable
     @discardableResult
     public func succeed(_ value: Value, file: StaticString = #fileID, line: UInt = #line) -> Bool {
         response.complete(with: .success(value), file: file, line: line)
@@ -42,6 +44,7 @@ public struct Resolver<Value: Sendable>: Sendable {
     ///   - file: the call site, reported when the response was already done. Leave the default.
     ///   - line: the call site, reported when the response was already done. Leave the default.
     /// - Returns: `true` when this call finished the response; `false` when it was already done.
+    @inlinable
     @discardableResult
     public func fail(_ error: any Error, file: StaticString = #fileID, line: UInt = #line) -> Bool {
         response.complete(with: .failure(error), file: file, line: line)
@@ -54,6 +57,7 @@ public struct Resolver<Value: Sendable>: Sendable {
     ///   - file: the call site, reported when the response was already done. Leave the default.
     ///   - line: the call site, reported when the response was already done. Leave the default.
     /// - Returns: `true` when this call finished the response; `false` when it was already done.
+    @inlinable
     @discardableResult
     public func resolve(
         with result: Result<Value, any Error>,
@@ -71,6 +75,7 @@ public struct Resolver<Value: Sendable>: Sendable {
     }
 
     /// Whether the response was cancelled. Long work can poll it to stop early.
+    @inlinable
     public var isCancelled: Bool {
         response.isCancelled
     }
@@ -83,12 +88,7 @@ public struct Resolver<Value: Sendable>: Sendable {
     ///
     /// - Parameter handler: stops the work. Keep it short: it runs on the cancelling thread.
     public func onCancel(_ handler: @escaping @Sendable () -> Void) {
-        let runNow = response.state.withLock { state -> Bool in
-            if state.isCancelled { return true }
-            if state.result == nil { state.cancellationHandlers.append(handler) }
-            return false
-        }
-        if runNow { handler() }
+        if response.addCancellationHandler(handler) { handler() }
     }
 }
 

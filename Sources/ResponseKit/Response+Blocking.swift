@@ -72,38 +72,32 @@ extension Response {
 
     /// Waits until the response is done or `deadline` passes; `nil` on timeout.
     func waitForResult(deadline: ContinuousClock.Instant?) -> Result<Value, any Error>? {
-        let finished = state.withLock { state -> Result<Value, any Error>? in
-            if state.result != nil { state.isFailureObserved = true }
-            return state.result
+        if let finished = currentResult {
+            markFailureObserved()
+            return finished
         }
-        if let finished { return finished }
 
         let semaphore = DispatchSemaphore(value: 0)
         let onMainThread = Thread.isMainThread
         register(
-            ResponseCallback(
-                body: .result { _ in
-                    semaphore.signal()
-                    // Wakes the main run loop if the waiter sleeps in it.
-                    if onMainThread { DispatchQueue.main.async {} }
-                },
-                isolation: nil,
-                isInline: true
-            )
+            .inline { _ in
+                semaphore.signal()
+                // Wakes the main run loop if the waiter sleeps in it.
+                if onMainThread { DispatchQueue.main.async {} }
+            }
         )
-        let waiter = BlockingWait(semaphore: semaphore, deadline: deadline, response: "\(self)", file: file, line: line)
+        let waiter = BlockingWait(semaphore: semaphore, deadline: deadline, response: self)
         let done = onMainThread ? waiter.runMainLoop() : waiter.block()
-        return done ? state.withLock { $0.result } : nil
+        return done ? currentResult : nil
     }
 }
 
 /// One blocking wait: on a semaphore, or by running the main run loop until the semaphore is signalled.
-private struct BlockingWait {
+private struct BlockingWait<Value: Sendable> {
     let semaphore: DispatchSemaphore
     let deadline: ContinuousClock.Instant?
-    let response: String
-    let file: StaticString
-    let line: UInt
+    /// For the long-wait report only: formatting it costs more than the whole wait otherwise.
+    let response: Response<Value>
     let start = ContinuousClock.now
 
     /// When to stop waiting next: the deadline, or the moment to report a long wait.
@@ -121,8 +115,8 @@ private struct BlockingWait {
                 .longWait,
                 "a blocking wait on \(response) has waited over \(ResponseDiagnostics.longWaitThreshold) "
                     + "and goes on; if the work needs the thread or queue this wait blocks, it can never finish",
-                file: file,
-                line: line
+                file: response.file,
+                line: response.line
             )
         }
         return true

@@ -1,3 +1,5 @@
+import Dispatch
+
 extension Response {
     /// Runs `body` with the value once the response succeeds.
     ///
@@ -27,12 +29,17 @@ extension Response {
     ///   - isolation: the registering code's isolation. Leave the default.
     ///   - body: what to do with the value.
     /// - Returns: the response itself, to chain ``onFailure(isolation:_:)``.
+    @inlinable
     @discardableResult
     public func onCompletion(
         isolation: isolated (any Actor)? = #isolation,
         _ body: @escaping (Value) -> Void
     ) -> Response<Value> {
-        register(ResponseCallback(body: .success(body), isolation: isolation, isInline: false))
+        if let isolation {
+            register(.success(Self.isolate(body, to: isolation)))
+        } else {
+            register(.success(body))
+        }
         return self
     }
 
@@ -53,12 +60,17 @@ extension Response {
     ///   - isolation: the registering code's isolation. Leave the default.
     ///   - body: what to do with the error; `CancellationError` when the response was cancelled.
     /// - Returns: the response itself, to chain ``onCompletion(isolation:_:)``.
+    @inlinable
     @discardableResult
     public func onFailure(
         isolation: isolated (any Actor)? = #isolation,
         _ body: @escaping (any Error) -> Void
     ) -> Response<Value> {
-        register(ResponseCallback(body: .failure(body), isolation: isolation, isInline: false))
+        if let isolation {
+            register(.failure(Self.isolate(body, to: isolation)))
+        } else {
+            register(.failure(body))
+        }
         return self
     }
 
@@ -71,12 +83,57 @@ extension Response {
     ///   - isolation: the registering code's isolation. Leave the default.
     ///   - body: what to do with the result.
     /// - Returns: the response itself.
+    @inlinable
     @discardableResult
     public func onResult(
         isolation: isolated (any Actor)? = #isolation,
         _ body: @escaping (Result<Value, any Error>) -> Void
     ) -> Response<Value> {
-        register(ResponseCallback(body: .result(body), isolation: isolation, isInline: false))
+        if let isolation {
+            register(.result(Self.isolate(body, to: isolation)))
+        } else {
+            register(.result(body))
+        }
         return self
     }
+
+    /// Wraps a callback formed on an actor so that it runs on that actor: on the main queue for
+    /// the main actor (here when already there), through a task for any other actor.
+    @usableFromInline
+    static func isolate<Argument: Sendable>(
+        _ body: @escaping (Argument) -> Void,
+        to actor: any Actor
+    ) -> (Argument) -> Void {
+        let callback = IsolatedCallback(body: body)
+        if actor === MainActor.shared {
+            return { argument in
+                if MainQueue.isCurrent {
+                    callback.body(argument)
+                } else {
+                    DispatchQueue.main.async { callback.body(argument) }
+                }
+            }
+        }
+        return { argument in
+            Task { await invoke(callback, with: argument, isolatedTo: actor) }
+        }
+    }
+
+    private static func invoke<Argument: Sendable>(
+        _ callback: IsolatedCallback<Argument>,
+        with argument: Argument,
+        isolatedTo actor: isolated any Actor
+    ) {
+        callback.body(argument)
+    }
+}
+
+/// A callback formed on an actor, carried to that actor.
+///
+/// Safety of `@unchecked Sendable`: `body` may be non-`Sendable` because it is isolated to the
+/// actor it was formed on; ``Response/isolate(_:to:)`` only ever calls it on that actor (on the
+/// main queue for the main actor, or inside a function isolated to the actor), so it never runs
+/// concurrently with the actor's other work.
+struct IsolatedCallback<Argument>: @unchecked Sendable {
+    let body: (Argument) -> Void
 }

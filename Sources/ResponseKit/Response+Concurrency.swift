@@ -19,10 +19,8 @@ extension Response {
     /// - Returns: the value.
     /// - Throws: the response's failure, or `CancellationError` when the task was cancelled.
     public func get() async throws -> Value {
-        if let result = state.withLock({ state -> Result<Value, any Error>? in
-            if state.result != nil { state.isFailureObserved = true }
-            return state.result
-        }) {
+        if let result = currentResult {
+            markFailureObserved()
             return try result.get()
         }
         addClaim()
@@ -77,7 +75,7 @@ extension Response {
         line: UInt = #line,
         _ operation: sending @escaping @isolated(any) () async throws -> Value
     ) {
-        self.init(state: ResponseState(), executor: executor, file: file, line: line)
+        self.init(status: .pending(.empty), executor: executor, file: file, line: line)
         let resolver = Resolver(self)
         let task = Task(priority: priority) {
             do {

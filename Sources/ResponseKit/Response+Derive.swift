@@ -13,31 +13,58 @@ import Dispatch
 // fire-and-forget chain (`execute().map { ... }.onCompletion { ... }`) stays alive until it is done.
 
 extension Response: ClaimHolder {
+    @usableFromInline
     func addClaim() {
-        state.withLock { $0.claims += 1 }
+        word.addClaim()
     }
 
+    @usableFromInline
     func releaseClaim() {
-        let cancelNow = state.withLock { state -> Bool in
-            state.claims -= 1
-            return state.claims == 0 && state.result == nil
-        }
-        if cancelNow { cancel() }
+        if word.removeClaim(), !isDone { cancel() }
     }
 
-    /// Makes a pending response that holds a claim on `upstreams` and delivers on this
+    /// Records `upstream` as a response this one waits on; `false` (and nothing recorded) when
+    /// this response is already done.
+    func addUpstream(_ upstream: any ClaimHolder) -> Bool {
+        word.lock()
+        defer { word.unlock() }
+        guard case .pending = status else { return false }
+        if self.upstream == nil {
+            self.upstream = upstream
+        } else {
+            extrasLocked().upstreams.append(upstream)
+        }
+        return true
+    }
+
+    /// Stores a cancellation handler; returns `true` when the caller must run it now (the
+    /// response is already cancelled). A handler given to a response done otherwise never runs.
+    func addCancellationHandler(_ handler: @escaping @Sendable () -> Void) -> Bool {
+        word.lock()
+        defer { word.unlock() }
+        if word.contains(ResponseWord.cancelled) { return true }
+        if case .pending = status { extrasLocked().cancellationHandlers.append(handler) }
+        return false
+    }
+
+    /// The extras, made on first use. Call with the lock held.
+    private func extrasLocked() -> ResponseExtras {
+        if let extras { return extras }
+        let made = ResponseExtras()
+        extras = made
+        return made
+    }
+
+    /// Makes a pending response that holds a claim on `upstream` and delivers on this
     /// response's executor.
     func makeDerived<T: Sendable>(
-        claiming upstreams: [any ClaimHolder],
+        claiming upstream: any ClaimHolder,
         file: StaticString,
         line: UInt
     ) -> (response: Response<T>, resolver: ResponseKit.Resolver<T>) {
-        var state = ResponseState<T>()
-        for upstream in upstreams {
-            upstream.addClaim()
-            state.upstreams.append(upstream)
-        }
-        let derived = Response<T>(state: state, executor: executor, file: file, line: line)
+        upstream.addClaim()
+        let derived = Response<T>(status: .pending(.empty), executor: executor, file: file, line: line)
+        derived.upstream = upstream  // not shared yet: no lock needed
         return (derived, ResponseKit.Resolver(derived))
     }
 
@@ -49,7 +76,7 @@ extension Response: ClaimHolder {
         line: UInt,
         _ body: @escaping @Sendable (Result<Value, any Error>, ResponseKit.Resolver<T>) -> Void
     ) -> Response<T> {
-        let (derived, resolver): (Response<T>, ResponseKit.Resolver<T>) = makeDerived(claiming: [self], file: file, line: line)
+        let (derived, resolver): (Response<T>, ResponseKit.Resolver<T>) = makeDerived(claiming: self, file: file, line: line)
         observe { result in
             guard !derived.isDone else { return }
             Self.runTransformation(on: context) { body(result, resolver) }
@@ -59,7 +86,7 @@ extension Response: ClaimHolder {
 
     /// Registers an internal observer that runs inline on the completing thread.
     func observe(_ body: @escaping @Sendable (Result<Value, any Error>) -> Void) {
-        register(ResponseCallback(body: .result(body), isolation: nil, isInline: true))
+        register(.inline(body))
     }
 
     /// Runs a transformation: on `context` when the caller picked one; otherwise inline, unless
@@ -75,15 +102,10 @@ extension Response: ClaimHolder {
         }
     }
 
-    /// Makes `derived` also hold a claim on `other` (a response it now waits on, as in `flatMap`).
+    /// Makes `derived` also hold a claim on this response (one it now waits on, as in `flatMap`).
     /// When `derived` is already done, the claim is released at once.
     func link<T: Sendable>(_ derived: Response<T>) {
         addClaim()
-        let linked = derived.state.withLock { state -> Bool in
-            guard state.result == nil else { return false }
-            state.upstreams.append(self)
-            return true
-        }
-        if !linked { releaseClaim() }
+        if !derived.addUpstream(self) { releaseClaim() }
     }
 }

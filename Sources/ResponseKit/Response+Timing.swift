@@ -23,7 +23,7 @@ extension Response {
         line: UInt = #line
     ) -> Response<Value> {
         let (derived, resolver): (Response<Value>, ResponseKit.Resolver<Value>) =
-            makeDerived(claiming: [self], file: file, line: line)
+            makeDerived(claiming: self, file: file, line: line)
         let timer = scheduler.schedule(after: limit) {
             resolver.resolveIfPending(with: .failure(ResponseError.timedOut))
         }
@@ -51,7 +51,7 @@ extension Response {
         line: UInt = #line
     ) -> Response<Value> {
         let (derived, resolver): (Response<Value>, ResponseKit.Resolver<Value>) =
-            makeDerived(claiming: [self], file: file, line: line)
+            makeDerived(claiming: self, file: file, line: line)
         observe { result in
             guard !Self.isCancellation(result) else {
                 resolver.resolveIfPending(with: result)

@@ -36,49 +36,59 @@ import Dispatch
 ///   queue, so a presenter can update its own state from it with no warning and no escape hatch.
 /// - The first result wins; a second one is ignored and reported through
 ///   ``ResponseDiagnostics``.
-public final class Response<Value: Sendable>: Sendable {
+public final class Response<Value: Sendable>: @unchecked Sendable {
+    // Safety of `@unchecked Sendable`: `status`, `upstream` and `extras` are read and written only
+    // while `word` is locked, with one exception: once the `done` flag is set (with release
+    // ordering, after `status` became `.done`), `status` never changes again, so a reader who
+    // sees `done` with acquire ordering may read the result without the lock. The other stored
+    // properties are `let` and Sendable. The thread sanitizer checks this in CI.
+
     /// The producer's handle on a pending response. The same type as ``ResponseKit/Resolver``.
     public typealias Resolver = ResponseKit.Resolver<Value>
 
-    let state: LockedBox<ResponseState<Value>>
+    /// Lock, flags and claims.
+    @usableFromInline let word: ResponseWord
+    @usableFromInline let creationLine: UInt32
+    @usableFromInline @exclusivity(unchecked) var status: ResponseStatus<Value>
+    /// The first response this one waits on and holds a claim on (composition).
+    @usableFromInline @exclusivity(unchecked) var upstream: (any ClaimHolder)?
+    @usableFromInline @exclusivity(unchecked) var extras: ResponseExtras?
 
     /// Where callbacks run.
     public let executor: ResponseExecutor
 
-    /// The file that created the response, for diagnostics and descriptions.
-    public let file: StaticString
-    /// The line that created the response, for diagnostics and descriptions.
-    public let line: UInt
+    /// The creation site's file name: a pointer to the static, NUL-terminated `#fileID` text.
+    @usableFromInline let creationFile: UnsafeRawPointer?
 
-    init(
-        state: ResponseState<Value>,
-        executor: ResponseExecutor,
-        file: StaticString,
-        line: UInt
-    ) {
-        self.state = .make(state)
+    @inlinable
+    init(status: ResponseStatus<Value>, executor: ResponseExecutor, file: StaticString, line: UInt) {
+        if case .done = status {
+            word = ResponseWord(done: true)
+        } else {
+            word = ResponseWord(done: false)
+        }
+        creationLine = UInt32(truncatingIfNeeded: line)
+        self.status = status
         self.executor = executor
-        self.file = file
-        self.line = line
+        creationFile = file.hasPointerRepresentation ? UnsafeRawPointer(file.utf8Start) : nil
     }
 
     deinit {
-        let unobserved = state.withLock { state -> (any Error)? in
-            guard !state.isFailureObserved, case .failure(let error) = state.result,
-                !(error is CancellationError)
-            else { return nil }
-            return error
-        }
-        if let unobserved {
-            ResponseDiagnostics.report(
-                .unobservedFailure,
-                "\(Self.self) created at \(file):\(line) failed with \(unobserved) and was released "
-                    + "without anyone observing the failure (no onFailure, always, blocking read or await)",
-                file: file,
-                line: line
-            )
+        if word.contains(ResponseWord.done), !word.contains(ResponseWord.failureObserved),
+            !word.contains(ResponseWord.cancelled), case .done(.failure(let error)) = status
+        {
+            reportUnobserved(error)
         }
     }
+
+    /// The file that created the response, as `#fileID` gave it.
+    public var file: String {
+        guard let creationFile else { return "?" }
+        return String(cString: creationFile.assumingMemoryBound(to: CChar.self))
+    }
+
+    /// The line that created the response.
+    public var line: UInt { UInt(creationLine) }
 
     // MARK: - Making responses
 
@@ -97,12 +107,13 @@ public final class Response<Value: Sendable>: Sendable {
     ///   - file: the creation site, reported by diagnostics. Leave the default.
     ///   - line: the creation site, reported by diagnostics. Leave the default.
     /// - Returns: the pending response and its resolver.
+    @inlinable
     public static func pending(
         on executor: ResponseExecutor = .main,
         file: StaticString = #fileID,
         line: UInt = #line
     ) -> (response: Response<Value>, resolver: Resolver) {
-        let response = Response(state: ResponseState(), executor: executor, file: file, line: line)
+        let response = Response(status: .pending(.empty), executor: executor, file: file, line: line)
         return (response, Resolver(response))
     }
 
@@ -120,6 +131,7 @@ public final class Response<Value: Sendable>: Sendable {
     ///   - file: the creation site, reported by diagnostics. Leave the default.
     ///   - line: the creation site, reported by diagnostics. Leave the default.
     ///   - body: the work. Its return value succeeds the response; its error fails it.
+    @inlinable
     public convenience init(
         on queue: DispatchQueue,
         executor: ResponseExecutor = .main,
@@ -127,7 +139,7 @@ public final class Response<Value: Sendable>: Sendable {
         line: UInt = #line,
         _ body: @escaping @Sendable () throws -> Value
     ) {
-        self.init(state: ResponseState(), executor: executor, file: file, line: line)
+        self.init(status: .pending(.empty), executor: executor, file: file, line: line)
         let resolver = Resolver(self)
         queue.async {
             guard !resolver.isCancelled else { return }
@@ -143,13 +155,14 @@ public final class Response<Value: Sendable>: Sendable {
     ///   - file: the creation site. Leave the default.
     ///   - line: the creation site. Leave the default.
     /// - Returns: a done, successful response.
+    @inlinable
     public static func succeeded(
         _ value: Value,
         on executor: ResponseExecutor = .main,
         file: StaticString = #fileID,
         line: UInt = #line
     ) -> Response<Value> {
-        Response(state: ResponseState(result: .success(value)), executor: executor, file: file, line: line)
+        Response(status: .done(.success(value)), executor: executor, file: file, line: line)
     }
 
     /// Makes a response that has already failed.
@@ -160,33 +173,49 @@ public final class Response<Value: Sendable>: Sendable {
     ///   - file: the creation site. Leave the default.
     ///   - line: the creation site. Leave the default.
     /// - Returns: a done, failed response.
+    @inlinable
     public static func failed(
         _ error: any Error,
         on executor: ResponseExecutor = .main,
         file: StaticString = #fileID,
         line: UInt = #line
     ) -> Response<Value> {
-        Response(state: ResponseState(result: .failure(error)), executor: executor, file: file, line: line)
+        Response(status: .done(.failure(error)), executor: executor, file: file, line: line)
     }
 
     // MARK: - State
 
-    /// Whether the response has a result. Never blocks.
+    /// Whether the response has a result. Never blocks, never locks.
+    @inlinable
     public var isDone: Bool {
-        state.withLock { $0.result != nil }
+        word.contains(ResponseWord.done)
     }
 
     /// Whether the response is done and succeeded. Never blocks.
+    @inlinable
     public var isSuccessful: Bool {
-        state.withLock { state in
-            if case .success = state.result { return true }
-            return false
-        }
+        if case .success? = currentResult { return true }
+        return false
     }
 
-    /// Whether the response was cancelled through ``cancel()``. Never blocks.
+    /// Whether the response was cancelled through ``cancel()``. Never blocks, never locks.
+    @inlinable
     public var isCancelled: Bool {
-        state.withLock { $0.isCancelled }
+        word.contains(ResponseWord.cancelled)
+    }
+
+    /// The result if the response is done: read without the lock, because it never changes once
+    /// `done` is published.
+    @inlinable
+    var currentResult: Result<Value, any Error>? {
+        guard word.contains(ResponseWord.done), case .done(let result) = status else { return nil }
+        return result
+    }
+
+    /// Records that someone looked at the outcome, so a failure is not reported as unobserved.
+    @inlinable
+    func markFailureObserved() {
+        word.set(ResponseWord.failureObserved)
     }
 
     // MARK: - Cancelling
@@ -207,8 +236,9 @@ public final class Response<Value: Sendable>: Sendable {
 
     /// Completes the response; the first result wins.
     ///
-    /// Decides under the lock, then runs cancellation handlers and delivers callbacks outside it,
-    /// in a loop, so a callback that resolves another response never runs under our lock.
+    /// Decides under the lock, then runs cancellation handlers, releases claims and delivers
+    /// callbacks outside it, so a callback that resolves another response never runs under a lock.
+    @inlinable
     @discardableResult
     func complete(
         with result: Result<Value, any Error>,
@@ -217,47 +247,110 @@ public final class Response<Value: Sendable>: Sendable {
         file: StaticString = #fileID,
         line: UInt = #line
     ) -> Bool {
-        switch state.withLock({ $0.complete(with: result, cancelling: cancelling) }) {
-        case .alreadyDone(let first):
-            if reportingDuplicate, !cancelling, !Self.isCancellation(first) {
-                ResponseDiagnostics.report(
-                    .resolvedTwice,
-                    "\(Self.self) created at \(self.file):\(self.line) was resolved again at \(file):\(line); "
-                        + "the first result (\(Self.summary(of: first))) stands",
-                    file: self.file,
-                    line: self.line
-                )
-            }
+        word.lock()
+        guard case .pending(let callbacks) = status else {
+            word.unlock()
+            if reportingDuplicate, !cancelling { reportDuplicate(of: result, file: file, line: line) }
             return false
-        case .deliver(let callbacks, let handlers, let upstreams):
-            for handler in handlers { handler() }
-            upstreams.releaseAll()
-            callbacks.forEach { deliver(result, to: $0) }
-            return true
         }
+        status = .done(result)
+        var flags = ResponseWord.done
+        if cancelling { flags |= ResponseWord.cancelled }
+        if callbacks.observesFailure { flags |= ResponseWord.failureObserved }
+        word.set(flags)
+        let upstream = self.upstream
+        let extras = self.extras
+        if upstream != nil || extras != nil {
+            self.upstream = nil
+            self.extras = nil
+        }
+        word.unlock()
+        if upstream != nil || extras != nil {
+            Self.finishLinks(upstream: upstream, extras: extras, cancelling: cancelling)
+        }
+        switch callbacks {
+        case .empty: break
+        case .one(let callback): deliver(result, to: callback)
+        case .many(let callbacks): for callback in callbacks { deliver(result, to: callback) }
+        }
+        return true
     }
 
     /// Registers `callback`, or delivers it at once when the response is done.
+    @inlinable
     func register(_ callback: ResponseCallback<Value>) {
-        if let result = state.withLock({ $0.register(callback) }) {
+        if callback.observesFailure { markFailureObserved() }
+        if let result = currentResult {
+            deliver(result, to: callback)
+            return
+        }
+        word.lock()
+        switch status {
+        case .pending(var callbacks):
+            status = .pending(.empty)  // drop our reference so the append does not copy
+            callbacks.append(callback)
+            status = .pending(callbacks)
+            word.unlock()
+        case .done(let result):
+            word.unlock()
             deliver(result, to: callback)
         }
     }
 
-    private func deliver(_ result: Result<Value, any Error>, to callback: ResponseCallback<Value>) {
+    @inlinable
+    func deliver(_ result: Result<Value, any Error>, to callback: ResponseCallback<Value>) {
         guard callback.accepts(result) else { return }
-        if callback.isInline {
+        if case .inline = callback {
             callback.invoke(result)
             return
         }
         switch executor.kind {
         case .immediate:
-            callback.run(with: result, onMainQueue: false)
+            callback.invoke(result)
         case .main:
-            DispatchQueue.main.async { callback.run(with: result, onMainQueue: true) }
-        case .queue, .custom:
-            executor.execute { callback.run(with: result, onMainQueue: false) }
+            DispatchQueue.main.async { callback.invoke(result) }
+        case .queue(let queue):
+            queue.async { callback.invoke(result) }
+        case .custom(let custom):
+            custom.executor.execute { callback.invoke(result) }
         }
+    }
+
+    /// Runs the work's cancellation handlers and releases the claims of a response that just finished.
+    @usableFromInline
+    static func finishLinks(upstream: (any ClaimHolder)?, extras: ResponseExtras?, cancelling: Bool) {
+        if cancelling, let extras {
+            for handler in extras.cancellationHandlers { handler() }
+        }
+        upstream?.releaseClaim()
+        if let extras {
+            for upstream in extras.upstreams { upstream.releaseClaim() }
+        }
+    }
+
+    /// Reports a result that arrived after the response was done, unless the first was a cancellation.
+    @usableFromInline
+    func reportDuplicate(of second: Result<Value, any Error>, file: StaticString, line: UInt) {
+        guard let first = currentResult, !Self.isCancellation(first) else { return }
+        ResponseDiagnostics.report(
+            .resolvedTwice,
+            "\(Self.self) created at \(self.file):\(self.line) was resolved again at \(file):\(line); "
+                + "the first result (\(Self.summary(of: first))) stands",
+            file: self.file,
+            line: self.line
+        )
+    }
+
+    @usableFromInline
+    func reportUnobserved(_ error: any Error) {
+        guard !(error is CancellationError) else { return }
+        ResponseDiagnostics.report(
+            .unobservedFailure,
+            "\(Self.self) created at \(file):\(line) failed with \(error) and was released "
+                + "without anyone observing the failure (no onFailure, always, blocking read or await)",
+            file: file,
+            line: line
+        )
     }
 
     static func isCancellation(_ result: Result<Value, any Error>) -> Bool {
@@ -276,8 +369,7 @@ public final class Response<Value: Sendable>: Sendable {
 extension Response: CustomStringConvertible, CustomDebugStringConvertible {
     /// The state and creation site, as in `Response<Int>(pending, created at App/Login.swift:12)`.
     public var description: String {
-        let result = state.withLock { $0.result }
-        let stateText = result.map { Self.summary(of: $0) } ?? "pending"
+        let stateText = currentResult.map { Self.summary(of: $0) } ?? "pending"
         return "\(Self.self)(\(stateText), created at \(file):\(line))"
     }
 

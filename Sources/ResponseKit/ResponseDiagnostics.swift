@@ -87,8 +87,8 @@ public enum ResponseDiagnostics {
         StandardError.writeLine(diagnostic.description)
     }
 
-    static func report(_ kind: ResponseDiagnostic.Kind, _ message: String, file: StaticString, line: UInt) {
-        let diagnostic = ResponseDiagnostic(kind: kind, message: message, file: "\(file)", line: line)
+    static func report(_ kind: ResponseDiagnostic.Kind, _ message: String, file: String, line: UInt) {
+        let diagnostic = ResponseDiagnostic(kind: kind, message: message, file: file, line: line)
         handler(diagnostic)
     }
 }

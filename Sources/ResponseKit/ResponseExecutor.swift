@@ -20,20 +20,24 @@ import Dispatch
 /// response can tell them apart without a dynamic cast and deliver inline callbacks without
 /// allocating a job.
 public struct ResponseExecutor: Sendable {
+    @usableFromInline
     enum Kind: Sendable {
         case main
         case immediate
         case queue(DispatchQueue)
-        case custom(any CallbackExecutor)
+        /// Boxed, so the whole executor is one word instead of an existential's five.
+        case custom(CustomExecutorBox)
     }
 
-    let kind: Kind
+    @usableFromInline let kind: Kind
 
+    @usableFromInline
     init(kind: Kind) {
         self.kind = kind
     }
 
     /// Delivers callbacks on `DispatchQueue.main`. The default executor of every response.
+    @inlinable
     public static var main: ResponseExecutor { ResponseExecutor(kind: .main) }
 
     /// Delivers callbacks inline, on the thread that resolves the response, or on the thread
@@ -41,11 +45,13 @@ public struct ResponseExecutor: Sendable {
     ///
     /// - Warning: callbacks then run wherever the work finishes, possibly while the resolver's
     ///   caller holds its own locks. Keep them short.
+    @inlinable
     public static var immediate: ResponseExecutor { ResponseExecutor(kind: .immediate) }
 
     /// Delivers callbacks asynchronously on `queue`. A serial queue keeps registration order.
     ///
     /// - Parameter queue: the queue that runs the callbacks.
+    @inlinable
     public static func queue(_ queue: DispatchQueue) -> ResponseExecutor {
         ResponseExecutor(kind: .queue(queue))
     }
@@ -55,7 +61,7 @@ public struct ResponseExecutor: Sendable {
     /// - Parameter executor: runs each job it is given exactly once, in submission order, to keep
     ///   the order in which callbacks were registered.
     public static func custom(_ executor: any CallbackExecutor) -> ResponseExecutor {
-        ResponseExecutor(kind: .custom(executor))
+        ResponseExecutor(kind: .custom(CustomExecutorBox(executor: executor)))
     }
 
     /// Whether jobs run inline on the calling thread.
@@ -75,8 +81,8 @@ public struct ResponseExecutor: Sendable {
             job()
         case .queue(let queue):
             queue.async(execute: job)
-        case .custom(let executor):
-            executor.execute(job)
+        case .custom(let custom):
+            custom.executor.execute(job)
         }
     }
 }
@@ -88,8 +94,18 @@ extension ResponseExecutor: CustomStringConvertible {
         case .main: "main"
         case .immediate: "immediate"
         case .queue(let queue): "queue(\(queue.label))"
-        case .custom(let executor): "custom(\(type(of: executor)))"
+        case .custom(let custom): "custom(\(type(of: custom.executor)))"
         }
+    }
+}
+
+/// A user executor behind one reference.
+@usableFromInline
+final class CustomExecutorBox: Sendable {
+    @usableFromInline let executor: any CallbackExecutor
+
+    init(executor: any CallbackExecutor) {
+        self.executor = executor
     }
 }
 

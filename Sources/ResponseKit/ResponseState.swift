@@ -1,94 +1,114 @@
-/// Everything about a response that changes, guarded by one lock.
+import Dispatch
+
+/// The part of a response that changes under its lock.
 ///
-/// The invariant that needs the lock spans two fields: once `result` is set, `callbacks` is empty
-/// and stays empty, because a late callback is delivered at once instead of being stored.
-struct ResponseState<Value: Sendable> {
-    /// The outcome; `nil` while pending. The first one wins.
-    var result: Result<Value, any Error>?
-    /// Callbacks waiting for the outcome, in registration order.
-    var callbacks: CallbackList<Value> = .empty
-    /// Handlers the work registered to hear about cancellation.
+/// The invariant that needs the lock spans the whole enum: a response is either pending with its
+/// callbacks or done with its result, never both, so a callback is stored exactly while there
+/// is no result to give it, and delivered exactly once.
+@usableFromInline
+enum ResponseStatus<Value: Sendable> {
+    /// Waiting; callbacks in registration order.
+    case pending(CallbackList<Value>)
+    /// Finished; the first result, which never changes.
+    case done(Result<Value, any Error>)
+}
+
+/// The rarely used part of a response's state, allocated on first use: the work's cancellation
+/// handlers and the responses a combinator waits on beyond the first.
+@usableFromInline
+final class ResponseExtras {
     var cancellationHandlers: [@Sendable () -> Void] = []
-    /// Whether ``Response/cancel()`` completed the response.
-    var isCancelled = false
-    /// Whether anyone has looked at a failure: a failure callback, a blocking read, an await.
-    var isFailureObserved = false
-    /// How many derived responses and awaiting tasks still want this response's result. When the
-    /// last one lets go while the response is pending, the response is cancelled.
-    var claims = 0
-    /// The responses this one derives from and holds a claim on; released when this one finishes.
-    var upstreams: Upstreams = .none
+    var upstreams: [any ClaimHolder] = []
 
-    /// What completing with a result requires the caller to do once the lock is released.
-    enum Completion {
-        /// The response was already done: report the second result.
-        case alreadyDone(first: Result<Value, any Error>)
-        /// Run these cancellation handlers, release these claims, deliver these callbacks.
-        case deliver(CallbackList<Value>, cancellationHandlers: [@Sendable () -> Void], upstreams: Upstreams)
+    @usableFromInline init() {}
+}
+
+/// One callback registered on a response.
+///
+/// Safety of `@unchecked Sendable`: the closures may be non-`Sendable`, because they are formed
+/// in the registering code's isolation (so that `@MainActor` code can touch its own state). A
+/// callback crosses threads only inside its response, which stores it under the lock and hands
+/// it out exactly once; nothing else keeps a reference. Callbacks formed on an actor were wrapped
+/// at registration (``Response/isolate(_:to:)``) so they run on that actor. Callbacks formed in
+/// nonisolated code run on the response's executor: such code can only capture what it may
+/// share with another thread, which the documentation of `onCompletion` asks of it.
+@usableFromInline
+enum ResponseCallback<Value: Sendable>: @unchecked Sendable {
+    /// Success only, on the executor.
+    case success((Value) -> Void)
+    /// Failure only (cancellation included), on the executor.
+    case failure((any Error) -> Void)
+    /// Either outcome, on the executor.
+    case result((Result<Value, any Error>) -> Void)
+    /// Either outcome, inline on the completing thread whatever the executor: internal observers
+    /// (blocking waiters, derived responses) that must not wait for a queue.
+    case inline((Result<Value, any Error>) -> Void)
+
+    /// Whether the callback counts as someone looking at a failure.
+    @inlinable
+    var observesFailure: Bool {
+        if case .success = self { return false }
+        return true
     }
 
-    /// Records `result` unless the response is done, and hands back the work to do outside the lock.
-    mutating func complete(
-        with result: Result<Value, any Error>,
-        cancelling: Bool
-    ) -> Completion {
-        if let first = self.result {
-            return .alreadyDone(first: first)
+    /// Calls the closure on the current thread, if it wants this result.
+    @inlinable
+    func invoke(_ result: Result<Value, any Error>) {
+        switch (self, result) {
+        case (.success(let body), .success(let value)): body(value)
+        case (.failure(let body), .failure(let error)): body(error)
+        case (.result(let body), _), (.inline(let body), _): body(result)
+        default: break
         }
-        self.result = result
-        let callbacks = self.callbacks
-        self.callbacks = .empty
-        if callbacks.observesFailure { isFailureObserved = true }
-        var handlers: [@Sendable () -> Void] = []
-        if cancelling {
-            isCancelled = true
-            handlers = cancellationHandlers
-        }
-        cancellationHandlers = []
-        let upstreams = self.upstreams
-        self.upstreams = .none
-        return .deliver(callbacks, cancellationHandlers: handlers, upstreams: upstreams)
     }
 
-    /// Stores `callback`, or returns the result it must be given at once when the response is done.
-    mutating func register(_ callback: ResponseCallback<Value>) -> Result<Value, any Error>? {
-        if callback.observesFailure { isFailureObserved = true }
-        guard let result else {
+    /// Whether the callback runs at all for `result`: a delivery is only scheduled for those that do.
+    @inlinable
+    func accepts(_ result: Result<Value, any Error>) -> Bool {
+        switch (self, result) {
+        case (.success, .failure), (.failure, .success): false
+        default: true
+        }
+    }
+}
+
+/// The callbacks of a pending response, without an array for the common case of one.
+@usableFromInline
+enum CallbackList<Value: Sendable> {
+    case empty
+    case one(ResponseCallback<Value>)
+    case many([ResponseCallback<Value>])
+
+    @inlinable
+    mutating func append(_ callback: ResponseCallback<Value>) {
+        switch self {
+        case .empty:
+            self = .one(callback)
+        case .one(let first):
+            self = .many([first, callback])
+        case .many(var callbacks):
+            self = .empty  // drop our reference so the append below does not copy the array
             callbacks.append(callback)
-            return nil
+            self = .many(callbacks)
         }
-        return result
+    }
+
+    /// Whether any callback would see a failure.
+    @inlinable
+    var observesFailure: Bool {
+        switch self {
+        case .empty: false
+        case .one(let callback): callback.observesFailure
+        case .many(let callbacks): callbacks.contains { $0.observesFailure }
+        }
     }
 }
 
 /// Something a derived response holds a claim on: a ``Response`` of any value type.
+@usableFromInline
 protocol ClaimHolder: AnyObject, Sendable {
     /// Records that one more derived response or task waits for this response.
     func addClaim()
     /// Gives up one claim; cancels the response when it was the last one and the response is pending.
     func releaseClaim()
-}
-
-/// The responses a derived response holds claims on, without an array for the common case of one.
-enum Upstreams: Sendable {
-    case none
-    case one(any ClaimHolder)
-    case many([any ClaimHolder])
-
-    mutating func append(_ upstream: any ClaimHolder) {
-        switch self {
-        case .none: self = .one(upstream)
-        case .one(let first): self = .many([first, upstream])
-        case .many(let all): self = .many(all + [upstream])
-        }
-    }
-
-    /// Releases the claim held on each upstream.
-    func releaseAll() {
-        switch self {
-        case .none: break
-        case .one(let upstream): upstream.releaseClaim()
-        case .many(let upstreams): upstreams.forEach { $0.releaseClaim() }
-        }
-    }
 }
