@@ -69,6 +69,7 @@ public struct Resolver<Value: Sendable>: Sendable {
 
     /// Finishes the response unless it is done, and says nothing if it was: for combinators whose
     /// inputs race to finish one response (a timer against the work, the first of many inputs).
+    @inlinable
     @discardableResult
     func resolveIfPending(with result: Result<Value, any Error>) -> Bool {
         response.complete(with: result, reportingDuplicate: false)

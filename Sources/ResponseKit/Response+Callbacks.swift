@@ -35,7 +35,7 @@ extension Response {
         isolation: isolated (any Actor)? = #isolation,
         _ body: @escaping (Value) -> Void
     ) -> Response<Value> {
-        if let isolation {
+        if let isolation, needsIsolationWrapper(for: isolation) {
             register(.success(Self.isolate(body, to: isolation)))
         } else {
             register(.success(body))
@@ -66,7 +66,7 @@ extension Response {
         isolation: isolated (any Actor)? = #isolation,
         _ body: @escaping (any Error) -> Void
     ) -> Response<Value> {
-        if let isolation {
+        if let isolation, needsIsolationWrapper(for: isolation) {
             register(.failure(Self.isolate(body, to: isolation)))
         } else {
             register(.failure(body))
@@ -89,12 +89,20 @@ extension Response {
         isolation: isolated (any Actor)? = #isolation,
         _ body: @escaping (Result<Value, any Error>) -> Void
     ) -> Response<Value> {
-        if let isolation {
+        if let isolation, needsIsolationWrapper(for: isolation) {
             register(.result(Self.isolate(body, to: isolation)))
         } else {
             register(.result(body))
         }
         return self
+    }
+
+    /// Whether a callback formed on `isolation` must be wrapped to run there: not when it is the
+    /// main actor and this response delivers on the main queue anyway.
+    @inlinable
+    func needsIsolationWrapper(for isolation: any Actor) -> Bool {
+        if case .main = executor.kind, isolation === MainActor.shared { return false }
+        return true
     }
 
     /// Wraps a callback formed on an actor so that it runs on that actor: on the main queue for

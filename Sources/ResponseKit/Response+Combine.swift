@@ -15,6 +15,7 @@ extension Response {
     ///   - line: the creation site, for diagnostics. Leave the default.
     /// - Returns: a response with all the values.
     /// - Complexity: O(*n*) for *n* responses.
+    @inlinable
     public static func all<Element: Sendable>(
         _ responses: some Collection<Response<Element>>,
         on executor: ResponseExecutor = .main,
@@ -28,13 +29,14 @@ extension Response {
             return combined
         }
         claim(inputs, for: combined)
-        let collected = LockedBox.make(Collected<Element>(count: inputs.count))
+        let collected = Collector<Element>(count: inputs.count)
         for (index, input) in inputs.enumerated() {
             input.observe { result in
                 switch result {
                 case .success(let value):
-                    let values = collected.withLock { $0.store(value, at: index) }
-                    if let values { resolver.resolveIfPending(with: .success(values)) }
+                    if let values = collected.store(value, at: index) {
+                        resolver.resolveIfPending(with: .success(values))
+                    }
                 case .failure(let error):
                     resolver.resolveIfPending(with: .failure(error))
                 }
@@ -102,14 +104,14 @@ extension Response {
             return first
         }
         claim(inputs, for: first)
-        let failures = LockedBox.make(Collected<any Error>(count: inputs.count))
+        let failures = Collector<any Error>(count: inputs.count)
         for (index, input) in inputs.enumerated() {
             input.observe { result in
                 switch result {
                 case .success:
                     resolver.resolveIfPending(with: result)
                 case .failure(let error):
-                    if let errors = failures.withLock({ $0.store(error, at: index) }) {
+                    if let errors = failures.store(error, at: index) {
                         resolver.resolveIfPending(with: .failure(ResponseAggregateError(errors: errors)))
                     }
                 }
@@ -119,27 +121,42 @@ extension Response {
     }
 
     /// Makes `combined` hold a claim on each input, so finishing or cancelling it releases them.
+    @inlinable
     static func claim<Input: Sendable>(_ inputs: [Response<Input>], for combined: Response<Value>) {
         for input in inputs { input.link(combined) }
     }
 }
 
-/// Values arriving out of order into their slots; complete once every slot is filled.
-struct Collected<Element: Sendable>: Sendable {
-    private var slots: [Element?]
-    private var missing: Int
+/// Values arriving out of order, from any thread, into their slots; complete once every slot
+/// is filled.
+///
+/// Safety of `@unchecked Sendable`: `slots` and `missing` are read and written only while `word`
+/// is locked (the same atomic lock a response uses, which the thread sanitizer sees).
+@usableFromInline
+final class Collector<Element: Sendable>: @unchecked Sendable {
+    @usableFromInline let word = ResponseWord(flags: 0)
+    @usableFromInline @exclusivity(unchecked) var slots: [Element?]
+    @usableFromInline @exclusivity(unchecked) var missing: Int
 
+    @inlinable
     init(count: Int) {
         slots = Array(repeating: nil, count: count)
         missing = count
     }
 
     /// Stores `element`; returns all elements, in order, when it was the last one missing.
-    mutating func store(_ element: Element, at index: Int) -> [Element]? {
-        guard slots[index] == nil else { return nil }
+    @inlinable
+    func store(_ element: Element, at index: Int) -> [Element]? {
+        word.lock()
+        guard slots[index] == nil else {
+            word.unlock()
+            return nil
+        }
         slots[index] = element
         missing -= 1
-        return missing == 0 ? slots.map { $0! } : nil
+        let values = missing == 0 ? slots.map { $0! } : nil
+        word.unlock()
+        return values
     }
 }
 

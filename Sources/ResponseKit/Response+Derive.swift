@@ -13,12 +13,12 @@ import Dispatch
 // fire-and-forget chain (`execute().map { ... }.onCompletion { ... }`) stays alive until it is done.
 
 extension Response: ClaimHolder {
-    @usableFromInline
+    @inlinable
     func addClaim() {
         word.addClaim()
     }
 
-    @usableFromInline
+    @inlinable
     func releaseClaim() {
         if word.removeClaim(), !isDone { cancel() }
     }
@@ -57,6 +57,7 @@ extension Response: ClaimHolder {
 
     /// Makes a pending response that holds a claim on `upstream` and delivers on this
     /// response's executor.
+    @inlinable
     func makeDerived<T: Sendable>(
         claiming upstream: any ClaimHolder,
         file: StaticString,
@@ -70,6 +71,7 @@ extension Response: ClaimHolder {
 
     /// Derives a response from this one: `body` runs once this response is done, in the
     /// transformation context, unless the derived response is already done (cancelled).
+    @inlinable
     func derive<T: Sendable>(
         on context: ResponseExecutor?,
         file: StaticString,
@@ -79,12 +81,17 @@ extension Response: ClaimHolder {
         let (derived, resolver): (Response<T>, ResponseKit.Resolver<T>) = makeDerived(claiming: self, file: file, line: line)
         observe { result in
             guard !derived.isDone else { return }
-            Self.runTransformation(on: context) { body(result, resolver) }
+            if context == nil, WorkerContext.allowsInlineTransformation {
+                WorkerContext.run { body(result, resolver) }  // the common case: no closure to allocate
+            } else {
+                Self.runTransformation(on: context) { body(result, resolver) }
+            }
         }
         return derived
     }
 
     /// Registers an internal observer that runs inline on the completing thread.
+    @inlinable
     func observe(_ body: @escaping @Sendable (Result<Value, any Error>) -> Void) {
         register(.inline(body))
     }
@@ -92,18 +99,20 @@ extension Response: ClaimHolder {
     /// Runs a transformation: on `context` when the caller picked one; otherwise inline, unless
     /// this is the main queue, in which case on a global queue. So a chain of transformations
     /// never needs the main thread, and blocking on its end from the main thread is safe.
+    @usableFromInline
     static func runTransformation(on context: ResponseExecutor?, _ body: @escaping @Sendable () -> Void) {
         if let context {
             context.execute(body)
-        } else if MainQueue.isCurrent {
-            DispatchQueue.global().async(execute: body)
+        } else if WorkerContext.allowsInlineTransformation {
+            WorkerContext.run(body)
         } else {
-            body()
+            DispatchQueue.global().async { WorkerContext.run(body) }
         }
     }
 
     /// Makes `derived` also hold a claim on this response (one it now waits on, as in `flatMap`).
     /// When `derived` is already done, the claim is released at once.
+    @usableFromInline
     func link<T: Sendable>(_ derived: Response<T>) {
         addClaim()
         if !derived.addUpstream(self) { releaseClaim() }

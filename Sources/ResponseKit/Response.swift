@@ -62,10 +62,10 @@ public final class Response<Value: Sendable>: @unchecked Sendable {
 
     @inlinable
     init(status: ResponseStatus<Value>, executor: ResponseExecutor, file: StaticString, line: UInt) {
-        if case .done = status {
-            word = ResponseWord(done: true)
-        } else {
-            word = ResponseWord(done: false)
+        switch status {
+        case .pending: word = ResponseWord(flags: 0)
+        case .done(.success): word = ResponseWord(flags: ResponseWord.done)
+        case .done(.failure): word = ResponseWord(flags: ResponseWord.done | ResponseWord.failed)
         }
         creationLine = UInt32(truncatingIfNeeded: line)
         self.status = status
@@ -74,8 +74,11 @@ public final class Response<Value: Sendable>: @unchecked Sendable {
     }
 
     deinit {
-        if word.contains(ResponseWord.done), !word.contains(ResponseWord.failureObserved),
-            !word.contains(ResponseWord.cancelled), case .done(.failure(let error)) = status
+        // Only the flags on the common path: matching `status` in this unspecialised deinit
+        // would cost generic-metadata lookups on every response.
+        let flags = word.flags
+        if flags & (ResponseWord.failed | ResponseWord.failureObserved | ResponseWord.cancelled)
+            == ResponseWord.failed, case .done(.failure(let error)) = status
         {
             reportUnobserved(error)
         }
@@ -255,6 +258,7 @@ public final class Response<Value: Sendable>: @unchecked Sendable {
         }
         status = .done(result)
         var flags = ResponseWord.done
+        if case .failure = result { flags |= ResponseWord.failed }
         if cancelling { flags |= ResponseWord.cancelled }
         if callbacks.observesFailure { flags |= ResponseWord.failureObserved }
         word.set(flags)

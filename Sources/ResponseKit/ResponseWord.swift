@@ -17,20 +17,22 @@ import Musl
 /// Linux. `Atomic` operations are seen by the sanitizer, cost 4 bytes in the object, and let the
 /// flags be read without taking the lock (`isDone` publishes the result with release/acquire).
 ///
-/// Layout: bit 0 lock, bit 1 done, bit 2 cancelled, bit 3 failure observed, bits 8... claims.
+/// Layout: bit 0 lock, bit 1 done, bit 2 cancelled, bit 3 failure observed, bit 4 failed,
+/// bits 8 and up the claim count.
 @usableFromInline
 struct ResponseWord: ~Copyable {
     @usableFromInline static var locked: UInt32 { 1 }
     @usableFromInline static var done: UInt32 { 2 }
     @usableFromInline static var cancelled: UInt32 { 4 }
     @usableFromInline static var failureObserved: UInt32 { 8 }
+    @usableFromInline static var failed: UInt32 { 16 }
     @usableFromInline static var oneClaim: UInt32 { 1 << 8 }
 
     @usableFromInline let bits: Atomic<UInt32>
 
     @inlinable
-    init(done: Bool) {
-        bits = Atomic(done ? Self.done : 0)
+    init(flags: UInt32) {
+        bits = Atomic(flags)
     }
 
     /// Takes the lock: one compare-and-swap when nobody holds it.
@@ -88,6 +90,12 @@ struct ResponseWord: ~Copyable {
     @inlinable
     func contains(_ flags: UInt32) -> Bool {
         bits.load(ordering: .acquiring) & flags == flags
+    }
+
+    /// All the flags at once, with acquire ordering.
+    @inlinable
+    var flags: UInt32 {
+        bits.load(ordering: .acquiring)
     }
 
     /// Adds a claim. Call with the lock held or not: the add is atomic.
