@@ -3,7 +3,8 @@ import PackageDescription
 
 let package = Package(
     name: "ResponseKit",
-    platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
+    // Synchronization.Atomic (the response lock word) needs these OS versions on Apple platforms.
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
         .library(name: "ResponseKit", targets: ["ResponseKit"]),
         .library(name: "ResponseKitTesting", targets: ["ResponseKitTesting"]),
