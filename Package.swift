@@ -80,3 +80,4 @@ package.targets += [
     .target(name: "ExampleConsole", dependencies: ["ResponseKit"], path: "Examples/ExampleConsole"),
 ]
 package.targets += example("RegisterActivation")
+package.targets += example("SignIn")

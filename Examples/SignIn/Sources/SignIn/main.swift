@@ -1,0 +1,14 @@
+import ExampleConsole
+import Foundation
+import SignInCore
+
+// Sign in / sign out, in the callback style: the main thread runs the main queue, and the
+// presenter's callbacks update the screen there.
+//
+//     swift run SignIn
+//     printf 'signin ada secret\nsignout\n' | swift run SignIn
+
+let app = SignInApp(input: ConsoleInput(), output: .standardOutput)
+app.onFinish = { exit(0) }
+app.start()
+MainRunLoop.run()
