@@ -22,15 +22,9 @@ extension Response {
         file: StaticString = #fileID,
         line: UInt = #line
     ) -> Response<Value> where Value == [Element] {
-        let inputs = Array(responses)
-        let (combined, resolver) = Response<[Element]>.pending(on: executor, file: file, line: line)
-        guard !inputs.isEmpty else {
-            resolver.succeed([])
-            return combined
-        }
-        claim(inputs, for: combined)
-        let collected = Collector<Element>(count: inputs.count)
-        for (index, input) in inputs.enumerated() {
+        let collected = Collector<Element>(count: responses.count)
+        return combining(Array(responses), on: executor, file: file, line: line, whenEmpty: .success([])) {
+            index, input, resolver in
             input.observe { result in
                 switch result {
                 case .success(let value):
@@ -42,7 +36,6 @@ extension Response {
                 }
             }
         }
-        return combined
     }
 
     /// Finishes as the first of `responses` to finish, success or failure, and then cancels the
@@ -64,17 +57,10 @@ extension Response {
         file: StaticString = #fileID,
         line: UInt = #line
     ) -> Response<Value> {
-        let inputs = Array(responses)
-        let (winner, resolver) = pending(on: executor, file: file, line: line)
-        guard !inputs.isEmpty else {
-            resolver.fail(ResponseError.noResponses)
-            return winner
-        }
-        claim(inputs, for: winner)
-        for input in inputs {
+        combining(Array(responses), on: executor, file: file, line: line, whenEmpty: .failure(ResponseError.noResponses)) {
+            _, input, resolver in
             input.observe { resolver.resolveIfPending(with: $0) }
         }
-        return winner
     }
 
     /// Succeeds with the first of `responses` to succeed, and then cancels the others (unless
@@ -97,15 +83,9 @@ extension Response {
         file: StaticString = #fileID,
         line: UInt = #line
     ) -> Response<Value> {
-        let inputs = Array(responses)
-        let (first, resolver) = pending(on: executor, file: file, line: line)
-        guard !inputs.isEmpty else {
-            resolver.fail(ResponseError.noResponses)
-            return first
-        }
-        claim(inputs, for: first)
-        let failures = Collector<any Error>(count: inputs.count)
-        for (index, input) in inputs.enumerated() {
+        let failures = Collector<any Error>(count: responses.count)
+        return combining(Array(responses), on: executor, file: file, line: line, whenEmpty: .failure(ResponseError.noResponses)) {
+            index, input, resolver in
             input.observe { result in
                 switch result {
                 case .success:
@@ -117,13 +97,28 @@ extension Response {
                 }
             }
         }
-        return first
     }
 
-    /// Makes `combined` hold a claim on each input, so finishing or cancelling it releases them.
+    /// The shape every combinator shares: a pending response that holds a claim on each input
+    /// (so finishing or cancelling it releases them), one observer per input set up by
+    /// `observeInput`, and `whenEmpty` at once when there are no inputs.
     @inlinable
-    static func claim<Input: Sendable>(_ inputs: [Response<Input>], for combined: Response<Value>) {
+    static func combining<Input: Sendable>(
+        _ inputs: [Response<Input>],
+        on executor: ResponseExecutor,
+        file: StaticString,
+        line: UInt,
+        whenEmpty: Result<Value, any Error>,
+        _ observeInput: (Int, Response<Input>, ResponseKit.Resolver<Value>) -> Void
+    ) -> Response<Value> {
+        let (combined, resolver) = pending(on: executor, file: file, line: line)
+        guard !inputs.isEmpty else {
+            resolver.resolve(with: whenEmpty)
+            return combined
+        }
         for input in inputs { input.link(combined) }
+        for (index, input) in inputs.enumerated() { observeInput(index, input, resolver) }
+        return combined
     }
 }
 
