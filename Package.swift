@@ -59,25 +59,31 @@ func example(_ name: String, dependencies: [Target.Dependency] = []) -> [Target]
     return [
         .target(
             name: "\(name)Core",
-            dependencies: ["ResponseKit", "ExampleConsole"] + dependencies,
+            dependencies: ["ResponseKit", "ExampleSupport"] + dependencies,
             path: "Examples/\(name)/Sources/\(name)Core"
         ),
         .executableTarget(
             name: name,
-            dependencies: [core, "ResponseKit", "ExampleConsole"] + dependencies,
+            dependencies: [core, "ResponseKit", "ExampleSupport"] + dependencies,
             path: "Examples/\(name)/Sources/\(name)"
         ),
         .testTarget(
             name: "\(name)Tests",
-            dependencies: [core, "ResponseKit", "ResponseKitTesting", "ExampleConsole"] + dependencies,
+            dependencies: [core, "ResponseKit", "ResponseKitTesting", "ExampleSupport"] + dependencies,
             path: "Examples/\(name)/Tests/\(name)Tests"
         ),
     ]
 }
 
 package.targets += [
-    // The command-line delivery mechanism the examples share: line input, output, command loop.
-    .target(name: "ExampleConsole", dependencies: ["ResponseKit"], path: "Examples/ExampleConsole"),
+    // What the examples share: the command-line delivery mechanism (line input, output, command
+    // loop) and safe file writes for their gateways.
+    .target(name: "ExampleSupport", dependencies: ["ResponseKit"], path: "Examples/ExampleSupport/Sources/ExampleSupport"),
+    .testTarget(
+        name: "ExampleSupportTests",
+        dependencies: ["ExampleSupport", "ResponseKit", "ResponseKitTesting"],
+        path: "Examples/ExampleSupport/Tests/ExampleSupportTests"
+    ),
 ]
 package.targets += example("RegisterActivation")
 package.targets += example("SignIn")

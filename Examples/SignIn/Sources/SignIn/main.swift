@@ -1,4 +1,4 @@
-import ExampleConsole
+import ExampleSupport
 import Foundation
 import SignInCore
 

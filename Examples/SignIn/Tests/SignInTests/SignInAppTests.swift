@@ -1,4 +1,4 @@
-import ExampleConsole
+import ExampleSupport
 import ResponseKit
 import ResponseKitTesting
 import SignInCore

@@ -1,4 +1,4 @@
-import ExampleConsole
+import ExampleSupport
 import ResponseKit
 
 /// The composition root: builds the server, the interactor and the screen, runs one activation

@@ -1,4 +1,4 @@
-import ExampleConsole
+import ExampleSupport
 
 /// The command-line view: writes a view model as two lines.
 public struct ActivationScreen: Sendable {

@@ -1,4 +1,4 @@
-import ExampleConsole
+import ExampleSupport
 
 /// The line that shows the cashier that something is happening while the server is asked.
 ///

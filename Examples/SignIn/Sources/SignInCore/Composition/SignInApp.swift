@@ -1,4 +1,4 @@
-import ExampleConsole
+import ExampleSupport
 import ResponseKit
 
 /// The composition root of the `SignIn` executable: the auth module with a fake worker, a console

@@ -1,4 +1,4 @@
-import ExampleConsole
+import ExampleSupport
 
 /// The auth screen at the command line: prints each view model, and remembers the last one so
 /// that commands for buttons that are not shown can be refused.

@@ -1,4 +1,4 @@
-import ExampleConsole
+import ExampleSupport
 import ResponseKit
 
 /// The auth module's commands at the command line: each stands for a button of the screen.

@@ -13,7 +13,7 @@ import ResponseKit
 /// }
 /// ```
 public final class ConsoleInput: Sendable {
-    private let queue = DispatchQueue(label: "ExampleConsole.ConsoleInput")
+    private let queue = DispatchQueue(label: "ExampleSupport.ConsoleInput")
     private let readLine: @Sendable () -> String?
 
     /// Makes a reader.

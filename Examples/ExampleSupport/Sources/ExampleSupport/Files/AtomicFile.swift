@@ -1,0 +1,143 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import Foundation
+
+/// Whole-file reads and crash-safe whole-file writes, for gateways that keep a small document on disk.
+///
+/// ``write(_:to:permissions:)`` never leaves a half-written file: it writes a temporary file in
+/// the same directory (created with the final permissions, so a secret is never readable by
+/// others, not even for a moment), flushes it to disk with `fsync`, then `rename`s it over the
+/// old file, which the system does atomically, and flushes the directory so the rename itself
+/// survives a crash. A reader sees the old document or the new one, never a mix.
+///
+/// ```swift
+/// try AtomicFile.write(try JSONEncoder().encode(document), to: path)
+/// let bytes = try AtomicFile.read(path)   // nil when there is no file
+/// ```
+public enum AtomicFile {
+    /// Replaces the file at `path` with `data`, atomically.
+    ///
+    /// Creates the file's directory (and its parents) with permissions 0700 when it is missing.
+    ///
+    /// - Parameters:
+    ///   - data: the new content.
+    ///   - path: the file to replace or create.
+    ///   - permissions: the new file's permissions, set exactly (the umask does not apply).
+    /// - Throws: ``FileError`` naming the call that failed; the old file is then untouched and no
+    ///   temporary file is left behind.
+    public static func write(_ data: Data, to path: String, permissions: mode_t = 0o644) throws(FileError) {
+        let directory = (path as NSString).deletingLastPathComponent.isEmpty ? "." : (path as NSString).deletingLastPathComponent
+        try makeDirectory(directory)
+        let name = (path as NSString).lastPathComponent
+        let temporary = "\(directory)/.\(name).\(UUID().uuidString).tmp"
+
+        // O_EXCL: never write through a file (or a link) someone put at this name.
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, permissions)
+        guard descriptor >= 0 else { throw FileError(operation: "open", path: temporary, code: errno) }
+        do {
+            // The mode given to open is reduced by the umask; set it exactly, before any byte is written.
+            try check(fchmod(descriptor, permissions), "fchmod", temporary)
+            try writeAll(data, to: descriptor, path: temporary)
+            try check(fsync(descriptor), "fsync", temporary)
+            try check(close(descriptor), "close", temporary)
+        } catch {
+            close(descriptor)
+            unlink(temporary)
+            throw error
+        }
+        guard rename(temporary, path) == 0 else {
+            let code = errno
+            unlink(temporary)
+            throw FileError(operation: "rename", path: path, code: code)
+        }
+        try syncDirectory(directory)
+    }
+
+    /// Reads the whole file at `path`.
+    ///
+    /// - Parameter path: the file.
+    /// - Returns: its content, or `nil` when there is no such file.
+    /// - Throws: ``FileError`` when the file exists but cannot be read.
+    public static func read(_ path: String) throws(FileError) -> Data? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        if descriptor < 0, errno == ENOENT { return nil }
+        guard descriptor >= 0 else { throw FileError(operation: "open", path: path, code: errno) }
+        defer { close(descriptor) }
+        var data = Data()
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { systemRead(descriptor, $0.baseAddress!, $0.count) }
+            if count < 0, errno == EINTR { continue }
+            guard count >= 0 else { throw FileError(operation: "read", path: path, code: errno) }
+            if count == 0 { return data }
+            data.append(contentsOf: buffer[..<count])
+        }
+    }
+
+    private static func makeDirectory(_ directory: String) throws(FileError) {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue { return }
+        do {
+            try FileManager.default.createDirectory(
+                atPath: directory,
+                withIntermediateDirectories: true,
+                attributes: [.posixPermissions: 0o700]
+            )
+        } catch {
+            throw FileError(operation: "mkdir", path: directory, code: errno == 0 ? EIO : errno)
+        }
+    }
+
+    private static func writeAll(_ data: Data, to descriptor: Int32, path: String) throws(FileError) {
+        let failure: Int32? = data.withUnsafeBytes { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let written = systemWrite(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    return errno
+                }
+                offset += written
+            }
+            return nil
+        }
+        if let failure { throw FileError(operation: "write", path: path, code: failure) }
+    }
+
+    /// Flushes the directory entry, so that a rename survives a power cut.
+    private static func syncDirectory(_ directory: String) throws(FileError) {
+        let descriptor = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw FileError(operation: "open", path: directory, code: errno) }
+        defer { close(descriptor) }
+        try check(fsync(descriptor), "fsync", directory)
+    }
+
+    private static func check(_ status: Int32, _ operation: String, _ path: String) throws(FileError) {
+        if status != 0 { throw FileError(operation: operation, path: path, code: errno) }
+    }
+
+    private static func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
+        #if canImport(Darwin)
+        Darwin.read(descriptor, buffer, count)
+        #elseif canImport(Glibc)
+        Glibc.read(descriptor, buffer, count)
+        #else
+        Musl.read(descriptor, buffer, count)
+        #endif
+    }
+
+    private static func systemWrite(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
+        #if canImport(Darwin)
+        Darwin.write(descriptor, bytes, count)
+        #elseif canImport(Glibc)
+        Glibc.write(descriptor, bytes, count)
+        #else
+        Musl.write(descriptor, bytes, count)
+        #endif
+    }
+}

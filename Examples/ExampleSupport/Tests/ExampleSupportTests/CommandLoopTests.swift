@@ -1,0 +1,106 @@
+import ExampleSupport
+import ResponseKit
+import ResponseKitTesting
+import Testing
+
+/// The command loop with scripted input. Each test awaits the loop's end, which suspends the main
+/// actor so the loop's main-queue callbacks run; nothing sleeps.
+@MainActor
+struct CommandLoopTests {
+    let printed = Recorder<String>()
+    var output: ConsoleOutput { ConsoleOutput { [printed] in printed.record($0) } }
+
+    /// Runs the loop over `lines` until it finishes; returns the commands it handed over.
+    func run(
+        _ lines: [String],
+        isInteractive: Bool = false,
+        handle: @escaping (String) -> Response<CommandLoop.Step> = { _ in .succeeded(.next, on: .immediate) }
+    ) async throws -> [String] {
+        var handled: [String] = []
+        let (finished, resolver) = Response<Void>.pending(on: .immediate)
+        let loop = CommandLoop(input: .scripted(lines), output: output, isInteractive: isInteractive) { line in
+            handled.append(line)
+            return handle(line)
+        }
+        loop.onFinish = { resolver.succeed() }
+        loop.start()
+        try await finished.get()
+        #expect(loop.isFinished)
+        return handled
+    }
+
+    @Test func handsOverEachCommandTrimmed_skippingBlankLines_untilTheInputEnds() async throws {
+        #expect(try await run(["list", "", "   ", "  add New York  "]) == ["list", "add New York"])
+    }
+
+    @Test func stopsAtQuit_withoutReadingFurther() async throws {
+        let handled = try await run(["first", "quit", "never"]) { line in
+            .succeeded(line == "quit" ? .quit : .next, on: .immediate)
+        }
+
+        #expect(handled == ["first", "quit"])
+    }
+
+    @Test func readsTheNextCommandOnlyOnceThePreviousOneIsShown() async throws {
+        let input = ConsoleInput.scripted(["slow", "next", "last"])
+        let (slow, slowShown) = Response<CommandLoop.Step>.pending()
+        let (handedOver, handOver) = Response<Void>.pending(on: .immediate)
+        let (finished, finish) = Response<Void>.pending(on: .immediate)
+        var handled: [String] = []
+        let loop = CommandLoop(input: input, output: output, isInteractive: false) { line in
+            handled.append(line)
+            guard line == "slow" else { return .succeeded(.next, on: .immediate) }
+            handOver.succeed()
+            return slow
+        }
+        loop.onFinish = { finish.succeed() }
+        loop.start()
+        try await handedOver.get()
+
+        // Reads are served one at a time, in order: had the loop asked for another line while
+        // "slow" was still being shown, this read would not get "next".
+        #expect(try await input.nextLine().get() == "next")
+
+        slowShown.succeed(.next)
+        try await finished.get()
+        #expect(handled == ["slow", "last"])
+    }
+
+    @Test func whenPiped_echoesEachCommand_andPrintsNoPrompt() async throws {
+        _ = try await run(["list"])
+
+        #expect(printed.values == ["> list\n"])
+    }
+
+    @Test func whenInteractive_printsAPromptBeforeEachRead_andEndsThePromptLineAtTheEnd() async throws {
+        _ = try await run(["list"], isInteractive: true)
+
+        #expect(printed.values == ["> ", "> ", "\n"])
+    }
+
+    @Test func aFailedCommand_isPrinted_andTheLoopGoesOn() async throws {
+        struct Broken: Error, CustomStringConvertible { var description: String { "broken" } }
+
+        let handled = try await run(["one", "two"]) { line in
+            line == "one" ? .failed(Broken(), on: .immediate) : .succeeded(.next, on: .immediate)
+        }
+
+        #expect(handled == ["one", "two"])
+        #expect(printed.values == ["> one\n", "error: broken\n", "> two\n"])
+    }
+
+    @Test func finish_stopsTheLoop_andCallsOnFinishOnce() {
+        var finishes = 0
+        let loop = CommandLoop(input: .scripted(["never"]), output: output, isInteractive: false) { _ in
+            Issue.record("no command may run after finish()")
+            return .succeeded(.next)
+        }
+        loop.onFinish = { finishes += 1 }
+
+        loop.finish()
+        loop.finish()
+        loop.start()
+
+        #expect(finishes == 1)
+    }
+}
