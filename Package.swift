@@ -87,3 +87,4 @@ package.targets += [
 ]
 package.targets += example("RegisterActivation")
 package.targets += example("SignIn")
+package.targets += example("Cities")

@@ -1,0 +1,65 @@
+import ExampleSupport
+import ResponseKit
+
+/// The composition root of the `Cities` executable: the cities module on a file, a console view,
+/// and a command loop.
+@MainActor
+public final class CitiesApp {
+    /// The module, for tests to look into.
+    public let module: CitiesModule
+    private let view: CitiesConsoleView
+    private let commands: CitiesCommands
+    private let output: ConsoleOutput
+    private var loop: CommandLoop?
+
+    /// Called once, when the input ends or after `quit`.
+    public var onFinish: () -> Void = {}
+
+    /// Wires the app.
+    ///
+    /// - Parameters:
+    ///   - gateway: where the list is kept.
+    ///   - input: where commands come from.
+    ///   - output: where the screen prints.
+    ///   - isInteractive: whether a person types the commands (prompts) or they are piped (echoed).
+    public init(
+        gateway: any CitiesGateway,
+        input: ConsoleInput,
+        output: ConsoleOutput,
+        isInteractive: Bool = Terminal.isStandardInputInteractive
+    ) {
+        view = CitiesConsoleView(output: output)
+        module = CitiesModule(gateway: gateway, view: view)
+        commands = CitiesCommands(controller: module.controller)
+        self.output = output
+        loop = CommandLoop(input: input, output: output, isInteractive: isInteractive) { [unowned self] line in
+            handle(line)
+        }
+    }
+
+    /// Shows the list, then reads commands.
+    public func start() {
+        module.controller.showCities().onCompletion { _ in
+            self.loop?.onFinish = { self.onFinish() }
+            self.loop?.start()
+        }
+    }
+
+    /// Runs one command line.
+    ///
+    /// - Parameter line: what was typed, not empty.
+    /// - Returns: a response that finishes once the outcome is shown.
+    public func handle(_ line: String) -> Response<CommandLoop.Step> {
+        let command = TypedCommand(line)
+        if let shown = commands.handle(command) { return shown.map { .next } }
+        switch command.name {
+        case "help":
+            output.writeLine((CitiesCommands.help + ["help                           this list", "quit                           leave"]).joined(separator: "\n"))
+        case "quit", "exit":
+            return .succeeded(.quit, on: .immediate)
+        default:
+            output.writeLine("Unknown command '\(command.name)'. Type 'help' for the commands.")
+        }
+        return .succeeded(.next, on: .immediate)
+    }
+}
