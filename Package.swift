@@ -88,3 +88,4 @@ package.targets += [
 package.targets += example("RegisterActivation")
 package.targets += example("SignIn")
 package.targets += example("Cities")
+package.targets += example("Authentication")
