@@ -79,6 +79,16 @@ extension Response {
 
         let semaphore = DispatchSemaphore(value: 0)
         let onMainThread = Thread.isMainThread
+        if deadline == nil, !onMainThread, MainQueue.isCurrent {
+            ResponseDiagnostics.report(
+                .mainQueueBlocked,
+                "a blocking wait on \(self) blocks the main queue from a thread that is not the main "
+                    + "thread, so it cannot keep the main queue running: if the work needs the main "
+                    + "queue, it can never finish (await get() instead, or wait off the main queue)",
+                file: file,
+                line: line
+            )
+        }
         register(
             .inline { _ in
                 semaphore.signal()

@@ -99,6 +99,63 @@ extension Response {
         }
     }
 
+    /// ``all(_:on:file:line:)`` for responses listed one by one: `Response.all(a, b, c)`.
+    ///
+    /// - Parameters:
+    ///   - first: the first response.
+    ///   - rest: the others.
+    ///   - executor: where the combined response delivers; ``ResponseExecutor/main`` by default.
+    ///   - file: the creation site, for diagnostics. Leave the default.
+    ///   - line: the creation site, for diagnostics. Leave the default.
+    /// - Returns: a response with all the values, in order.
+    public static func all<Element: Sendable>(
+        _ first: Response<Element>,
+        _ rest: Response<Element>...,
+        on executor: ResponseExecutor = .main,
+        file: StaticString = #fileID,
+        line: UInt = #line
+    ) -> Response<Value> where Value == [Element] {
+        all([first] + rest, on: executor, file: file, line: line)
+    }
+
+    /// ``race(_:on:file:line:)`` for responses listed one by one: `Response.race(a, b)`.
+    ///
+    /// - Parameters:
+    ///   - first: the first competitor.
+    ///   - rest: the others.
+    ///   - executor: where the result delivers; ``ResponseExecutor/main`` by default.
+    ///   - file: the creation site, for diagnostics. Leave the default.
+    ///   - line: the creation site, for diagnostics. Leave the default.
+    /// - Returns: a response with the first outcome.
+    public static func race(
+        _ first: Response<Value>,
+        _ rest: Response<Value>...,
+        on executor: ResponseExecutor = .main,
+        file: StaticString = #fileID,
+        line: UInt = #line
+    ) -> Response<Value> {
+        race([first] + rest, on: executor, file: file, line: line)
+    }
+
+    /// ``any(_:on:file:line:)`` for responses listed one by one: `Response.any(a, b)`.
+    ///
+    /// - Parameters:
+    ///   - first: the first candidate.
+    ///   - rest: the others.
+    ///   - executor: where the result delivers; ``ResponseExecutor/main`` by default.
+    ///   - file: the creation site, for diagnostics. Leave the default.
+    ///   - line: the creation site, for diagnostics. Leave the default.
+    /// - Returns: a response with the first value.
+    public static func any(
+        _ first: Response<Value>,
+        _ rest: Response<Value>...,
+        on executor: ResponseExecutor = .main,
+        file: StaticString = #fileID,
+        line: UInt = #line
+    ) -> Response<Value> {
+        any([first] + rest, on: executor, file: file, line: line)
+    }
+
     /// The shape every combinator shares: a pending response that holds a claim on each input
     /// (so finishing or cancelling it releases them), one observer per input set up by
     /// `observeInput`, and `whenEmpty` at once when there are no inputs.

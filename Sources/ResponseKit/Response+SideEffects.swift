@@ -65,9 +65,29 @@ extension Response {
         line: UInt = #line,
         _ body: @escaping @Sendable (Result<Value, any Error>) -> Void
     ) -> Response<Value> {
-        derive(on: context, file: file, line: line) { result, resolver in
+        let passedOn: Response<Value> = derive(on: context, file: file, line: line) { result, resolver in
             body(result)
             resolver.resolve(with: result)
         }
+        // `body` sees the failure: that counts as observing it, even if nobody reads `passedOn`.
+        passedOn.markFailureObserved()
+        return passedOn
+    }
+
+    /// Runs a side effect on either outcome, without looking at it: `response.always { hideSpinner() }`.
+    ///
+    /// - Parameters:
+    ///   - context: where `body` runs; `nil` (the default) for a worker context.
+    ///   - file: the creation site, for diagnostics. Leave the default.
+    ///   - line: the creation site, for diagnostics. Leave the default.
+    ///   - body: the side effect.
+    /// - Returns: a response with this response's outcome.
+    public func always(
+        on context: ResponseExecutor? = nil,
+        file: StaticString = #fileID,
+        line: UInt = #line,
+        _ body: @escaping @Sendable () -> Void
+    ) -> Response<Value> {
+        always(on: context, file: file, line: line) { (_: Result<Value, any Error>) in body() }
     }
 }

@@ -64,8 +64,10 @@ public final class Response<Value: Sendable>: @unchecked Sendable {
     init(status: ResponseStatus<Value>, executor: ResponseExecutor, file: StaticString, line: UInt) {
         switch status {
         case .pending: word = ResponseWord(flags: 0)
-        case .done(.success): word = ResponseWord(flags: ResponseWord.done)
-        case .done(.failure): word = ResponseWord(flags: ResponseWord.done | ResponseWord.failed)
+        case .done(.success), .delivering(.success, _):
+            word = ResponseWord(flags: ResponseWord.done | ResponseWord.delivered)
+        case .done(.failure), .delivering(.failure, _):
+            word = ResponseWord(flags: ResponseWord.done | ResponseWord.delivered | ResponseWord.failed)
         }
         creationLine = UInt32(truncatingIfNeeded: line)
         self.status = status
@@ -78,9 +80,12 @@ public final class Response<Value: Sendable>: @unchecked Sendable {
         // would cost generic-metadata lookups on every response.
         let flags = word.flags
         if flags & (ResponseWord.failed | ResponseWord.failureObserved | ResponseWord.cancelled)
-            == ResponseWord.failed, case .done(.failure(let error)) = status
+            == ResponseWord.failed
         {
-            reportUnobserved(error)
+            switch status {
+            case .done(.failure(let error)), .delivering(.failure(let error), _): reportUnobserved(error)
+            default: break
+            }
         }
     }
 
@@ -118,6 +123,22 @@ public final class Response<Value: Sendable>: @unchecked Sendable {
     ) -> (response: Response<Value>, resolver: Resolver) {
         let response = Response(status: .pending(.empty), executor: executor, file: file, line: line)
         return (response, Resolver(response))
+    }
+
+    /// Makes a pending response whose callbacks go through an executor of your own, such as
+    /// `ManualExecutor` in tests: `Response<Int>.pending(on: manual)`.
+    ///
+    /// - Parameters:
+    ///   - executor: runs each callback delivery; see ``ResponseExecutor/custom(_:)``.
+    ///   - file: the creation site, reported by diagnostics. Leave the default.
+    ///   - line: the creation site, reported by diagnostics. Leave the default.
+    /// - Returns: the pending response and its resolver.
+    public static func pending(
+        on executor: some CallbackExecutor,
+        file: StaticString = #fileID,
+        line: UInt = #line
+    ) -> (response: Response<Value>, resolver: Resolver) {
+        pending(on: ResponseExecutor.custom(executor), file: file, line: line)
     }
 
     /// Makes a response whose work runs asynchronously on `queue`.
@@ -207,12 +228,24 @@ public final class Response<Value: Sendable>: @unchecked Sendable {
         word.contains(ResponseWord.cancelled)
     }
 
-    /// The result if the response is done: read without the lock, because it never changes once
-    /// `done` is published.
+    /// The result if the response is done. Once every callback is delivered the status never
+    /// changes again, so it is read without the lock; during delivery, with it.
     @inlinable
     var currentResult: Result<Value, any Error>? {
-        guard word.contains(ResponseWord.done), case .done(let result) = status else { return nil }
-        return result
+        let flags = word.flags
+        if flags & ResponseWord.delivered != 0 {
+            switch status {
+            case .done(let result), .delivering(let result, _): return result
+            case .pending: return nil  // unreachable: delivered implies a result
+            }
+        }
+        guard flags & ResponseWord.done != 0 else { return nil }
+        word.lock()
+        defer { word.unlock() }
+        switch status {
+        case .pending: return nil
+        case .delivering(let result, _), .done(let result): return result
+        }
     }
 
     /// Records that someone looked at the outcome, so a failure is not reported as unobserved.
@@ -256,7 +289,7 @@ public final class Response<Value: Sendable>: @unchecked Sendable {
             if reportingDuplicate, !cancelling { reportDuplicate(of: result, file: file, line: line) }
             return false
         }
-        status = .done(result)
+        status = .delivering(result, late: .empty)
         var flags = ResponseWord.done
         if case .failure = result { flags |= ResponseWord.failed }
         if cancelling { flags |= ResponseWord.cancelled }
@@ -269,24 +302,65 @@ public final class Response<Value: Sendable>: @unchecked Sendable {
             self.extras = nil
         }
         word.unlock()
+        if CompletionDepth.enter() {
+            finishCompletion(result, callbacks, upstream: upstream, extras: extras, cancelling: cancelling)
+            CompletionDepth.exit()
+        } else {
+            // Too deep (a long chain finishing inline): finish once the outer completions return,
+            // so the stack stays flat however long the chain.
+            CompletionDepth.deferWork {
+                self.finishCompletion(result, callbacks, upstream: upstream, extras: extras, cancelling: cancelling)
+            }
+        }
+        return true
+    }
+
+    /// After the lock: tell the work it was cancelled, release claims, deliver the callbacks, then
+    /// any registered meanwhile, in order, and only then mark the response delivered.
+    @inlinable
+    func finishCompletion(
+        _ result: Result<Value, any Error>,
+        _ callbacks: CallbackList<Value>,
+        upstream: (any ClaimHolder)?,
+        extras: ResponseExtras?,
+        cancelling: Bool
+    ) {
         if upstream != nil || extras != nil {
             Self.finishLinks(upstream: upstream, extras: extras, cancelling: cancelling)
         }
-        switch callbacks {
-        case .empty: break
-        case .one(let callback): deliver(result, to: callback)
-        case .many(let callbacks): for callback in callbacks { deliver(result, to: callback) }
+        var batch = callbacks
+        while true {
+            switch batch {
+            case .empty: break
+            case .one(let callback): deliver(result, to: callback)
+            case .many(let callbacks): for callback in callbacks { deliver(result, to: callback) }
+            }
+            word.lock()
+            if case .delivering(_, let late) = status, !late.isEmpty {
+                status = .delivering(result, late: .empty)
+                word.unlock()
+                batch = late
+                continue
+            }
+            status = .done(result)
+            word.set(ResponseWord.delivered)
+            word.unlock()
+            return
         }
-        return true
     }
 
     /// Registers `callback`, or delivers it at once when the response is done.
     @inlinable
     func register(_ callback: ResponseCallback<Value>) {
         if callback.observesFailure { markFailureObserved() }
-        if let result = currentResult {
-            deliver(result, to: callback)
-            return
+        if word.contains(ResponseWord.delivered) {
+            switch status {
+            case .done(let result), .delivering(let result, _):
+                deliver(result, to: callback)
+                return
+            case .pending:
+                break  // unreachable: delivered implies a result
+            }
         }
         word.lock()
         switch status {
@@ -294,6 +368,17 @@ public final class Response<Value: Sendable>: @unchecked Sendable {
             status = .pending(.empty)  // drop our reference so the append does not copy
             callbacks.append(callback)
             status = .pending(callbacks)
+            word.unlock()
+        case .delivering(let result, var late):
+            if word.contains(ResponseWord.delivered) {
+                word.unlock()
+                deliver(result, to: callback)
+                return
+            }
+            status = .pending(.empty)
+            late.append(callback)
+            status = .delivering(result, late: late)
+            word.set(ResponseWord.lateRegistered)
             word.unlock()
         case .done(let result):
             word.unlock()

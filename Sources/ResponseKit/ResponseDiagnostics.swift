@@ -19,6 +19,11 @@ public struct ResponseDiagnostic: Sendable, CustomStringConvertible {
         /// ``ResponseDiagnostics/longWaitThreshold``: perhaps the work needs the thread or queue
         /// that the wait blocks, and can never finish.
         public static let longWait = Kind(description: "longWait")
+        /// A blocking wait with no timeout started inside a main-queue job on a thread other than
+        /// the main thread (as after `dispatchMain()` on Linux, or in a `@MainActor` test under
+        /// Swift Testing). The wait cannot keep the main queue running there, so work that needs
+        /// the main queue cannot finish. Reported once, when the wait starts.
+        public static let mainQueueBlocked = Kind(description: "mainQueueBlocked")
     }
 
     /// What kind of problem this is.
@@ -88,7 +93,9 @@ public enum ResponseDiagnostics {
     }
 
     static func report(_ kind: ResponseDiagnostic.Kind, _ message: String, file: String, line: UInt) {
-        let diagnostic = ResponseDiagnostic(kind: kind, message: message, file: file, line: line)
+        // One line, as promised, even when an error's description spans several.
+        let oneLine = message.split(whereSeparator: \.isNewline).joined(separator: " ")
+        let diagnostic = ResponseDiagnostic(kind: kind, message: oneLine, file: file, line: line)
         handler(diagnostic)
     }
 }

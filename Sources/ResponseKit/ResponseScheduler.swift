@@ -1,7 +1,7 @@
 import Dispatch
 
 /// Runs a job after a delay: the source of time for ``Response/timeout(after:scheduler:file:line:)``,
-/// ``Response/delay(by:scheduler:file:line:)`` and ``Response/retry(attempts:backoff:scheduler:on:file:line:_:)``.
+/// ``Response/delay(by:scheduler:file:line:)`` and ``Response/retry(attempts:backoff:scheduler:on:shouldRetry:file:line:_:)``.
 ///
 /// Production code uses ``dispatch`` (the default). Tests pass `ManualScheduler` from
 /// `ResponseKitTesting` and move time by hand, so they never sleep:
@@ -64,10 +64,7 @@ public struct DispatchScheduler: ResponseScheduler {
     public func schedule(after delay: Duration, _ job: @escaping @Sendable () -> Void) -> ScheduledJob {
         // Cancelling drops the job at once, so whatever it captured is not kept until the deadline.
         let pending = LockedBox<(@Sendable () -> Void)?>.make(job)
-        let (seconds, attoseconds) = max(delay, .zero).components
-        let nanoseconds = seconds.multipliedReportingOverflow(by: 1_000_000_000)
-        let total = nanoseconds.overflow ? Int64.max : nanoseconds.partialValue &+ attoseconds / 1_000_000_000
-        queue.asyncAfter(deadline: .now() + .nanoseconds(Int(clamping: total))) {
+        queue.asyncAfter(deadline: Self.deadline(after: delay)) {
             let job = pending.withLock { job in
                 defer { job = nil }
                 return job
@@ -75,5 +72,18 @@ public struct DispatchScheduler: ResponseScheduler {
             job?()
         }
         return ScheduledJob { pending.withLock { $0 = nil } }
+    }
+
+    /// Now plus `delay`, saturating: a delay too long for Dispatch means "never" rather than
+    /// wrapping around to "at once".
+    static func deadline(after delay: Duration) -> DispatchTime {
+        let (seconds, attoseconds) = max(delay, .zero).components
+        let (scaled, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+        let (nanoseconds, carry) = scaled.addingReportingOverflow(attoseconds / 1_000_000_000)
+        guard !overflow, !carry else { return .distantFuture }
+        let now = DispatchTime.now().uptimeNanoseconds
+        let (sum, tooFar) = now.addingReportingOverflow(UInt64(nanoseconds))
+        return tooFar || sum >= DispatchTime.distantFuture.uptimeNanoseconds
+            ? .distantFuture : DispatchTime(uptimeNanoseconds: sum)
     }
 }

@@ -9,7 +9,11 @@ import Dispatch
 enum ResponseStatus<Value: Sendable> {
     /// Waiting; callbacks in registration order.
     case pending(CallbackList<Value>)
-    /// Finished; the first result, which never changes.
+    /// Finished, and the completing thread is still delivering the callbacks registered before.
+    /// Callbacks registered now wait here and that thread delivers them after the earlier ones,
+    /// so registration order holds even for a callback registered in that window.
+    case delivering(Result<Value, any Error>, late: CallbackList<Value>)
+    /// Finished and delivered; the first result, which never changes again.
     case done(Result<Value, any Error>)
 }
 
@@ -26,12 +30,17 @@ final class ResponseExtras {
 /// One callback registered on a response.
 ///
 /// Safety of `@unchecked Sendable`: the closures may be non-`Sendable`, because they are formed
-/// in the registering code's isolation (so that `@MainActor` code can touch its own state). A
+/// in the registering code's isolation, so that `@MainActor` code can touch its own state. A
 /// callback crosses threads only inside its response, which stores it under the lock and hands
-/// it out exactly once; nothing else keeps a reference. Callbacks formed on an actor were wrapped
-/// at registration (``Response/isolate(_:to:)``) so they run on that actor. Callbacks formed in
-/// nonisolated code run on the response's executor: such code can only capture what it may
-/// share with another thread, which the documentation of `onCompletion` asks of it.
+/// it out exactly once; nothing else keeps a reference. Callbacks formed on an actor are wrapped
+/// at registration (``Response/isolate(_:to:)``) so they run on that actor: that part is proved.
+/// Callbacks formed in nonisolated code run on the response's executor, and there the compiler
+/// cannot check what they capture: this is a documented contract (see `onCompletion`: capture
+/// only what may be shared with another thread), not a proof. It is the price of letting
+/// main-actor presenters write `response.onCompletion { self.title = $0 }` with no warning;
+/// every sound alternative we tried (`sending`, `@Sendable` with `#isolation`, overloading by
+/// isolation, `@isolated(any)`) either rejects that code or cannot call the callback
+/// synchronously, which in-order delivery on `.immediate` needs.
 @usableFromInline
 enum ResponseCallback<Value: Sendable>: @unchecked Sendable {
     /// Success only, on the executor.
@@ -94,6 +103,12 @@ enum CallbackList<Value: Sendable> {
     }
 
     /// Whether any callback would see a failure.
+    @inlinable
+    var isEmpty: Bool {
+        if case .empty = self { return true }
+        return false
+    }
+
     @inlinable
     var observesFailure: Bool {
         switch self {

@@ -18,7 +18,7 @@ import Musl
 /// flags be read without taking the lock (`isDone` publishes the result with release/acquire).
 ///
 /// Layout: bit 0 lock, bit 1 done, bit 2 cancelled, bit 3 failure observed, bit 4 failed,
-/// bits 8 and up the claim count.
+/// bit 5 delivered, bit 6 late registration, bits 8 and up the claim count.
 @usableFromInline
 struct ResponseWord: ~Copyable {
     @usableFromInline static var locked: UInt32 { 1 }
@@ -26,6 +26,12 @@ struct ResponseWord: ~Copyable {
     @usableFromInline static var cancelled: UInt32 { 4 }
     @usableFromInline static var failureObserved: UInt32 { 8 }
     @usableFromInline static var failed: UInt32 { 16 }
+    /// Set once every callback registered before or during completion has been handed out: from
+    /// then on `status` is `.done` for good and may be read without the lock.
+    @usableFromInline static var delivered: UInt32 { 32 }
+    /// Set (under the lock) when a callback was registered while the completing thread was
+    /// delivering, so that thread must look at the late list before it may set `delivered`.
+    @usableFromInline static var lateRegistered: UInt32 { 64 }
     @usableFromInline static var oneClaim: UInt32 { 1 << 8 }
 
     @usableFromInline let bits: Atomic<UInt32>
@@ -96,6 +102,30 @@ struct ResponseWord: ~Copyable {
     @inlinable
     var flags: UInt32 {
         bits.load(ordering: .acquiring)
+    }
+
+    /// Sets `delivered` in one compare-and-swap, unless the lock is held or a late registration
+    /// is waiting (then the caller takes the lock and looks).
+    @inlinable
+    func trySetDelivered() -> Bool {
+        var current = bits.load(ordering: .relaxed)
+        while current & (Self.locked | Self.lateRegistered) == 0 {
+            let (exchanged, original) = bits.compareExchange(
+                expected: current,
+                desired: current | Self.delivered,
+                successOrdering: .releasing,
+                failureOrdering: .relaxed
+            )
+            if exchanged { return true }
+            current = original  // only the claim count moved: try again
+        }
+        return false
+    }
+
+    /// Clears `flags`. Call with the lock held.
+    @inlinable
+    func clear(_ flags: UInt32) {
+        bits.bitwiseAnd(~flags, ordering: .relaxed)
     }
 
     /// Adds a claim. Call with the lock held or not: the add is atomic.

@@ -1,4 +1,4 @@
-/// How long ``Response/retry(attempts:backoff:scheduler:on:file:line:_:)`` waits before each new attempt.
+/// How long ``Response/retry(attempts:backoff:scheduler:on:shouldRetry:file:line:_:)`` waits before each new attempt.
 ///
 /// ```swift
 /// .none                                               // retry at once
@@ -66,7 +66,7 @@ public struct RetryBackoff: Sendable, CustomStringConvertible {
         case .fixed(let delay):
             return attempt <= 1 ? .zero : delay
         case .exponential(let initial, let multiplier, let maximum, let jitter):
-            guard attempt > 1 else { return .zero }
+            guard attempt > 1, initial > .zero, maximum > .zero else { return .zero }
             let base = min(initial * Self.power(multiplier, attempt - 2, cap: maximum / initial), maximum)
             guard jitter > 0 else { return base }
             let factor = Double.random(in: (1 - jitter)...(1 + jitter), using: &generator)

@@ -4,9 +4,10 @@ import ResponseKit
 /// can report what it saw without a data race.
 ///
 /// ```swift
+/// let (response, resolver) = Response<Int>.pending(on: .immediate)
 /// let seen = Recorder<Int>()
 /// response.onCompletion { seen.record($0) }
-/// _ = try response.value
+/// resolver.succeed(42)                 // .immediate: the callback has run when this returns
 /// #expect(seen.values == [42])
 /// ```
 public final class Recorder<Element: Sendable>: Sendable {

@@ -70,6 +70,18 @@ struct ManualExecutorTests {
         #expect(!resolver.succeed(1))
     }
 
+    @Test func pendingOnAManualExecutor_canBeWrittenDirectly() {
+        let manual = ManualExecutor()
+        let (response, resolver) = Response<Int>.pending(on: manual)
+        let seen = Recorder<Int>()
+        response.onCompletion { seen.record($0) }
+        resolver.succeed(4)
+        #expect(seen.values.isEmpty)
+        manual.runAll()
+        #expect(seen.values == [4])
+        #expect(manual.pendingCount == 0)
+    }
+
     @Test func submissionsFromManyThreads_areAllKept() {
         let manual = ManualExecutor()
         let ran = Recorder<Int>()

@@ -106,9 +106,4 @@ final class MainThreadChainTests: XCTestCase {
             .recover { _ in "anonymous" }
         XCTAssertEqual(try user.value, "USER(TOKEN)")
     }
-
-    func testGetAndValue_agreeOnTheMainThread() throws {
-        let response = Response<Int>(executor: .main) { 5 }
-        XCTAssertEqual(try response.value, 5)
-    }
 }

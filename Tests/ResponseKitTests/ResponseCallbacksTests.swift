@@ -301,3 +301,50 @@ struct ResponseCallbacksTests {
         #expect(await counter.total == 5)
     }
 }
+
+/// Registration order when registering races with completing.
+struct ResponseCallbackOrderTests {
+    @Test func callbackRegisteredByACallback_runsAfterTheOnesRegisteredBefore() {
+        let (response, resolver) = Response<Int>.pending(on: .immediate)
+        let order = Recorder<String>()
+        response.onCompletion { _ in
+            order.record("A")
+            response.onCompletion { _ in order.record("C") }
+        }
+        response.onCompletion { _ in order.record("B") }
+        resolver.succeed(1)
+        #expect(order.values == ["A", "B", "C"])
+    }
+
+    @Test func registeringWhileResolving_keepsRegistrationOrder_onASerialQueue() throws {
+        for _ in 0..<1_000 {
+            let queue = DispatchQueue(label: "delivery")
+            let (response, resolver) = Response<Int>.pending(on: .queue(queue))
+            let order = Recorder<Int>()
+            DispatchQueue.concurrentPerform(iterations: 2) { lane in
+                if lane == 0 {
+                    for index in 0..<20 { response.onCompletion { _ in order.record(index) } }
+                } else {
+                    resolver.succeed(1)
+                }
+            }
+            queue.sync {}  // every registration has returned, so every delivery is enqueued
+            #expect(order.values == Array(0..<20))
+        }
+    }
+
+    @Test func registeringWhileResolving_keepsRegistrationOrder_inline() {
+        for _ in 0..<1_000 {
+            let (response, resolver) = Response<Int>.pending(on: .immediate)
+            let order = Recorder<Int>()
+            DispatchQueue.concurrentPerform(iterations: 2) { lane in
+                if lane == 0 {
+                    for index in 0..<20 { response.onCompletion { _ in order.record(index) } }
+                } else {
+                    resolver.succeed(1)
+                }
+            }
+            #expect(order.values == Array(0..<20))
+        }
+    }
+}

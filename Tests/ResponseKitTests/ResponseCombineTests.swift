@@ -140,4 +140,31 @@ struct ResponseCombineTests {
         let first = Response.any([Response<Int>](), on: .immediate)
         #expect(first.error as? ResponseError == .noResponses)
     }
+
+    // MARK: - listed one by one
+
+    @Test func variadicForms_matchTheCollectionForms() throws {
+        let all = Response.all(Response.succeeded(1, on: .immediate), .succeeded(2, on: .immediate), on: .immediate)
+        let race = Response.race(Response.succeeded("a", on: .immediate), Response<String>.pending(on: .immediate).response)
+        let any = Response.any(Response<Int>.failed(TestError(), on: .immediate), .succeeded(5, on: .immediate))
+        #expect(try all.value == [1, 2])
+        #expect(try race.value == "a")
+        #expect(try any.value == 5)
+    }
+
+    @Test func cancellingARace_cancelsEveryCompetitor() {
+        let (a, resolveA) = Response<Int>.pending(on: .immediate)
+        let (b, resolveB) = Response<Int>.pending(on: .immediate)
+        Response.race([a, b], on: .immediate).cancel()
+        #expect(resolveA.isCancelled)
+        #expect(resolveB.isCancelled)
+    }
+
+    @Test func cancellingAZip_cancelsItsInputs() {
+        let (a, resolveA) = Response<Int>.pending(on: .immediate)
+        let (b, resolveB) = Response<String>.pending(on: .immediate)
+        Response.zip(a, b, on: .immediate).cancel()
+        #expect(resolveA.isCancelled)
+        #expect(resolveB.isCancelled)
+    }
 }

@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import ResponseKit
 import ResponseKitTesting
 import Testing
@@ -140,11 +141,58 @@ struct ResponseDiagnosticsTests {
         #expect(diagnostics(forResponseCreatedAt: creationLine).isEmpty)
     }
 
+    @Test func alwaysAtTheEndOfAChain_countsAsObservingTheFailure() {
+        var creationLine: UInt = 0
+        do {
+            let response = Response<Int>.failed(TestError(), on: .immediate); creationLine = #line
+            _ = response.always { _ in }
+        }
+        #expect(creationLine > 0)
+        #expect(diagnostics(forResponseCreatedAt: creationLine).isEmpty)
+    }
+
+    @Test func unobservedFailure_withAMultiLineError_isStillOneLine() throws {
+        struct Verbose: Error, CustomStringConvertible {
+            var description: String { "first line\nsecond line" }
+        }
+        var creationLine: UInt = 0
+        do {
+            let (_, resolver) = Response<Int>.pending(on: .immediate); creationLine = #line
+            resolver.fail(Verbose())
+        }
+        let report = try #require(diagnostics(forResponseCreatedAt: creationLine).first)
+        #expect(!report.description.contains("\n"))
+        #expect(report.message.contains("first line second line"))
+    }
+
+    // MARK: - blocking the main queue off the main thread
+
+    @Test func blockingInsideAMainQueueJobOffTheMainThread_isReportedAtOnce() throws {
+        let previousHandler = ResponseDiagnostics.handler
+        defer { ResponseDiagnostics.handler = previousHandler }
+        let (response, resolver) = Response<Int>.pending(on: .immediate); let creationLine = UInt(#line)
+        ResponseDiagnostics.handler = { diagnostic in
+            previousHandler(diagnostic)
+            if diagnostic.kind == .mainQueueBlocked, diagnostic.line == creationLine { resolver.succeed(3) }
+        }
+        let finished = Response<Bool>.pending(on: .immediate)
+        DispatchQueue.main.async {
+            // Under XCTest this job runs on the main thread, which can keep the main queue
+            // running; under Swift Testing on Linux it runs on another thread: that is the case.
+            let onMainThread = Thread.isMainThread
+            _ = try? response.value
+            finished.resolver.succeed(onMainThread)
+        }
+        let ranOnMainThread = try finished.response.value
+        let reports = diagnostics(forResponseCreatedAt: creationLine).map(\.kind)
+        #expect(reports == (ranOnMainThread ? [] : [.mainQueueBlocked]))
+        #expect(response.isDone || ranOnMainThread)
+    }
+
     // MARK: - the hook
 
-    @Test func defaultHandler_writesOneLine() {
+    @Test func diagnosticDescription_isOneLine() {
         let diagnostic = ResponseDiagnostic(kind: .resolvedTwice, message: "m", file: "f.swift", line: 3)
         #expect(diagnostic.description == "ResponseKit resolvedTwice: m")
-        #expect(!diagnostic.description.contains("\n"))
     }
 }

@@ -55,6 +55,15 @@ struct ResponseSideEffectsTests {
         #expect(cancelled.error is CancellationError)
     }
 
+    @Test func always_withoutArguments_runsOnEitherOutcome() {
+        let runs = Recorder<Bool>()
+        let ok = Response.succeeded(1, on: .immediate).always { runs.record(true) }
+        let bad = Response<Int>.failed(TestError(), on: .immediate).always { runs.record(true) }
+        #expect(runs.count == 2)
+        #expect(ok.isSuccessful)
+        #expect(bad.error is TestError)
+    }
+
     @Test func decoratorChain_validatesThenIntercepts() throws {
         // The AuthenticationUseCase style: useCase.addValidation().intercept { user in ... }
         struct InvalidEmail: Error {}

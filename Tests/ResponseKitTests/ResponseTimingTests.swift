@@ -53,6 +53,14 @@ struct ResponseTimingTests {
         #expect(limited.error as? ResponseError == .timedOut)
     }
 
+    @Test func timeout_longerThanDispatchCanCount_meansNever() {
+        let (work, _) = Response<Int>.pending(on: .immediate)
+        let limited = work.timeout(after: .seconds(9_223_372_036) + .milliseconds(900))
+        _ = try? limited.wait(timeout: .milliseconds(50))
+        #expect(!limited.isDone)  // it used to wrap around and fire at once
+        limited.cancel()
+    }
+
     // MARK: - delay
 
     @Test func delay_holdsTheValue_forTheInterval() throws {
@@ -214,6 +222,10 @@ struct RetryBackoffTests {
         let delays = (0..<200).map { _ in backoff.delay(beforeAttempt: 3, using: &generator) }
         #expect(delays.allSatisfy { $0 >= .seconds(1) && $0 <= .seconds(3) })
         #expect(Set(delays).count > 100)  // really spread
+    }
+
+    @Test func exponential_fromZero_staysZero_evenForHugeAttemptNumbers() {
+        #expect(RetryBackoff.exponential(initial: .zero).delay(beforeAttempt: 5_000) == .zero)
     }
 
     @Test func badArguments_areClampedNotTrapped() {

@@ -178,3 +178,27 @@ enum MainQueueProbe {
 
     static var isOnMainQueue: Bool { DispatchQueue.getSpecific(key: key) == true }
 }
+
+/// Chains far longer than any real one must not grow the stack with their length.
+struct ResponseLongChainTests {
+    @Test func mapChainOfTwentyThousand_finishesInline_withoutOverflowingTheStack() throws {
+        let (source, resolver) = Response<Int>.pending(on: .immediate)
+        var chain = source
+        for _ in 0..<20_000 { chain = chain.map { $0 + 1 } }
+        DispatchQueue.global().async { resolver.succeed(0) }  // a worker thread's smaller stack
+        #expect(try chain.value == 20_000)
+    }
+
+    @Test func cancellingTheEndOfALongChain_cancelsItsSource_withoutOverflowingTheStack() {
+        let (source, resolver) = Response<Int>.pending(on: .immediate)
+        var chain = source
+        for _ in 0..<20_000 { chain = chain.map { $0 + 1 } }
+        let cancelled = Response<Bool>.pending(on: .immediate)
+        let end = chain
+        DispatchQueue.global().async {
+            end.cancel()
+            cancelled.resolver.succeed(resolver.isCancelled)
+        }
+        #expect((try? cancelled.response.value) == true)
+    }
+}
