@@ -4,6 +4,9 @@ import ResponseKit
 /// one: each endpoint answers after its own delay, wrong passwords and disabled accounts are
 /// refused, and failures (an overloaded server) can be planned for the next requests.
 ///
+/// Tokens are signed, as a JSON Web Token is: the user endpoint checks the signature rather than
+/// a table of issued tokens, so a token stays valid across restarts of the process.
+///
 /// Time comes from a ``ResponseKit/ResponseScheduler``: real time in the example,
 /// `ManualScheduler` in tests, so a test of a slow backend never sleeps. Cancelling a request
 /// drops its pending answer.
@@ -60,7 +63,6 @@ public final class FakeAuthenticationBackend: AuthenticationAPI {
     ]
 
     private struct State {
-        var tokens: [String: AuthenticatedUser] = [:]
         var issued = 0
         var plannedFailures: [AuthenticationError] = []
         var requests: [String] = []
@@ -111,23 +113,40 @@ public final class FakeAuthenticationBackend: AuthenticationAPI {
             guard let account, account.password == credentials.password else { return .failure(AuthenticationError.wrongCredentials) }
             guard !account.isDisabled else { return .failure(AuthenticationError.accountDisabled) }
             state.issued += 1
-            let token = AuthToken(value: "tk_\(account.user.id)_\(state.issued)_\(String(UInt64(state.issued) &* 0x9E37_79B9_7F4A_7C15, radix: 16))")
-            state.tokens[token.value] = account.user
-            return .success(token)
+            return .success(Self.signedToken(userID: account.user.id, serial: state.issued))
         }
         return answer(with: result, after: latency.token)
     }
 
-    /// Answers with the token's user after the user latency; an unknown token is HTTP 401.
+    /// Answers with the token's user after the user latency; a token whose signature does not
+    /// match, or whose account is gone or disabled, is HTTP 401.
     public func fetchUser(_ token: AuthToken) -> Response<AuthenticatedUser> {
+        let user = Self.userID(in: token).flatMap { id in accounts.first { $0.user.id == id && !$0.isDisabled } }?.user
         let result = state.withLock { state -> Result<AuthenticatedUser, any Error> in
-            let user = state.tokens[token.value]
             state.requests.append("user \(user.map { String($0.id) } ?? "?")")
             if !state.plannedFailures.isEmpty { return .failure(state.plannedFailures.removeFirst()) }
             guard let user else { return .failure(AuthenticationError.server(status: 401)) }
             return .success(user)
         }
         return answer(with: result, after: latency.user)
+    }
+
+    /// `tk_<user id>_<serial>_<signature>`: the signature stands for the HMAC a real backend
+    /// would compute with its secret key.
+    static func signedToken(userID: Int, serial: Int) -> AuthToken {
+        AuthToken(value: "tk_\(userID)_\(serial)_\(signature(userID: userID, serial: serial))")
+    }
+
+    /// The user a token was issued to, if its signature is right.
+    static func userID(in token: AuthToken) -> Int? {
+        let parts = token.value.split(separator: "_")
+        guard parts.count == 4, parts[0] == "tk", let id = Int(parts[1]), let serial = Int(parts[2]) else { return nil }
+        return parts[3] == signature(userID: id, serial: serial) ? id : nil
+    }
+
+    private static func signature(userID: Int, serial: Int) -> Substring {
+        let mixed = (UInt64(truncatingIfNeeded: userID) &* 0x9E37_79B9_7F4A_7C15) ^ (UInt64(truncatingIfNeeded: serial) &* 0xC2B2_AE3D_27D4_EB4F)
+        return Substring(String(mixed, radix: 16))
     }
 
     private func answer<Value: Sendable>(with result: Result<Value, any Error>, after delay: Duration) -> Response<Value> {
