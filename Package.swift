@@ -22,7 +22,7 @@ let package = Package(
 
         .executableTarget(
             name: "ResponseKitDemo",
-            dependencies: ["ResponseKit", "ResponseKitServices"],
+            dependencies: ["ResponseKit", "ResponseKitServices", "ResponseKitDemoCore", "ExampleSupport"],
             path: "Examples/ResponseKitDemo"
         ),
         // A tiny process the services tests start, signal and watch exit.
@@ -90,3 +90,22 @@ package.targets += example("SignIn")
 package.targets += example("Cities")
 package.targets += example("Authentication")
 package.targets += example("CleanSwiftScene")
+
+// The demo app behind `swift run ResponseKitDemo` brings the examples together: its layers live in
+// ResponseKitDemoCore (the executable target's own folder, Examples/ResponseKitDemo, holds only
+// main.swift).
+package.targets += [
+    .target(
+        name: "ResponseKitDemoCore",
+        dependencies: ["ResponseKit", "ResponseKitServices", "ExampleSupport", "SignInCore", "CitiesCore", "AuthenticationCore"],
+        path: "Examples/ResponseKitDemoCore"
+    ),
+    .testTarget(
+        name: "ResponseKitDemoTests",
+        dependencies: [
+            "ResponseKitDemoCore", "ResponseKit", "ResponseKitServices", "ResponseKitTesting", "ExampleSupport",
+            "SignInCore", "CitiesCore", "AuthenticationCore",
+        ],
+        path: "Examples/ResponseKitDemoTests"
+    ),
+]

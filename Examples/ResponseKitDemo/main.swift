@@ -1,45 +1,35 @@
-import Dispatch
+import ExampleSupport
 import Foundation
-import ResponseKit
+import ResponseKitDemoCore
+import ResponseKitServices
 
-// The ResponseKit demo: one interactor, both styles, failure, timeout and cancellation.
-// Runs to the end on its own (no input), so CI runs it too.
+// The ResponseKit demo app: sign in, keep a list of cities, with analytics running as a service.
+// ServiceRunner owns the process: `quit`, the end of the input, Ctrl-C and SIGTERM all end in a
+// graceful shutdown that flushes analytics and exits with status 0.
+//
+//     swift run ResponseKitDemo                                        # type 'help'
+//     printf 'signin ada secret\nadd Paris\nlist\nquit\n' | swift run ResponseKitDemo
+//     swift run ResponseKitDemo --data-dir /tmp/demo "signin ada secret" "add Lima" list
 
-let greetUser = GreetUser()
-
-// 1. Blocking style: reading `value` waits until the work is done, then returns or throws.
-let text = try greetUser.execute(name: "Ada").value
-print("[blocking] \(text)")
-
-// 2. Callback style. Callbacks come back on the main queue (the default executor), exactly once.
-//    A command-line program must keep the main queue running for them: here a blocking read on
-//    the main thread does it, because it services the main queue while it waits.
-let shown = Response<Void>.pending(on: .immediate)
-greetUser.execute(name: "Grace")
-    .onCompletion { text in
-        print("[callback] \(text) (on the main thread: \(Thread.isMainThread))")
-        shown.resolver.succeed()
+let arguments: DemoArguments
+switch DemoArguments.parse(Array(CommandLine.arguments.dropFirst())) {
+case .success(let parsed):
+    arguments = parsed
+case .failure(let usage):
+    if let problem = usage.message {
+        ConsoleOutput.standardError.writeLine("ResponseKitDemo: \(problem)\n\(DemoArguments.usage)")
+        exit(64)
     }
-    .onFailure { error in
-        print("[callback] failed: \(error)")
-        shown.resolver.succeed()
-    }
-try shown.response.value
-
-// 3. A failure, seen through the blocking `error` read.
-if let error = greetUser.execute(name: "").error {
-    print("[blocking] could not greet: \(error)")
+    ConsoleOutput.standardOutput.writeLine(DemoArguments.usage)
+    exit(0)
 }
 
-// 4. A timeout, then cancelling the work so that it stops early.
-let counting = CountSlowly().execute(to: 1_000)
-do {
-    _ = try counting.wait(timeout: .milliseconds(50))
-} catch let error as ResponseError where error == .timedOut {
-    print("[blocking] still counting after 50 ms: cancelling")
-    counting.cancel()
-}
-if counting.error is CancellationError {
-    print("[blocking] the count was cancelled")
-}
-print("done")
+let app = try DemoApp(
+    dataDirectory: arguments.dataDirectory ?? DataDirectory.path(for: "ResponseKitDemo"),
+    input: arguments.commands.map(ConsoleInput.scripted) ?? ConsoleInput(),
+    output: .standardOutput,
+    isInteractive: arguments.commands == nil && Terminal.isStandardInputInteractive
+)
+let runner = ServiceRunner(manager: app.services)
+app.onQuit = { runner.requestShutdown() }
+runner.run()

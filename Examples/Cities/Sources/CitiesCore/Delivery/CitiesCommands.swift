@@ -11,6 +11,9 @@ public final class CitiesCommands {
         "delete <city>                  delete a city",
     ]
 
+    /// The command names, aliases included: for an app that routes commands between modules.
+    public static let names: Set<String> = ["list", "ls", "add", "delete", "del", "rm"]
+
     private let controller: CitiesController
 
     /// Makes the commands.

@@ -1,0 +1,64 @@
+/// The command line of `ResponseKitDemo`.
+public struct DemoArguments: Equatable, Sendable {
+    /// How to call the demo.
+    public static let usage = """
+        usage: ResponseKitDemo [--data-dir DIR] [COMMAND ...]
+          Without commands, reads them from standard input (type 'help'); each COMMAND argument
+          is one command line, such as "add New York". Data stays in DIR between runs
+          (default: ~/.local/share/ResponseKitExamples/ResponseKitDemo).
+        """
+
+    /// Where the demo keeps its files; `nil` for the default.
+    public var dataDirectory: String?
+    /// Commands given as arguments; `nil` to read standard input.
+    public var commands: [String]?
+
+    /// Makes arguments.
+    ///
+    /// - Parameters:
+    ///   - dataDirectory: where the demo keeps its files.
+    ///   - commands: commands given as arguments.
+    public init(dataDirectory: String? = nil, commands: [String]? = nil) {
+        self.dataDirectory = dataDirectory
+        self.commands = commands
+    }
+
+    /// Reads the arguments after the program name.
+    ///
+    /// - Parameter arguments: the command-line arguments after the program name.
+    /// - Returns: the arguments, or a sentence saying what is wrong.
+    public static func parse(_ arguments: [String]) -> Result<DemoArguments, UsageError> {
+        var parsed = DemoArguments()
+        var remaining = arguments[...]
+        var commands: [String] = []
+        while let argument = remaining.popFirst() {
+            switch argument {
+            case "--data-dir":
+                guard let directory = remaining.popFirst(), !directory.isEmpty else {
+                    return .failure(UsageError(message: "--data-dir needs a directory"))
+                }
+                parsed.dataDirectory = directory
+            case "-h", "--help":
+                return .failure(UsageError(message: nil))
+            default:
+                if argument.hasPrefix("--") { return .failure(UsageError(message: "unknown option \(argument)")) }
+                commands.append(argument)
+            }
+        }
+        parsed.commands = commands.isEmpty ? nil : commands
+        return .success(parsed)
+    }
+
+    /// The command line was wrong, or help was asked for.
+    public struct UsageError: Error, Equatable, Sendable {
+        /// What was wrong; `nil` when help was asked for.
+        public let message: String?
+
+        /// Makes an error.
+        ///
+        /// - Parameter message: what was wrong; `nil` when help was asked for.
+        public init(message: String?) {
+            self.message = message
+        }
+    }
+}
