@@ -90,15 +90,24 @@ extension Response {
             )
         }
         register(
-            .inline { _ in
+            .waiter { _ in
                 semaphore.signal()
                 // Wakes the main run loop if the waiter sleeps in it.
                 if onMainThread { DispatchQueue.main.async {} }
             }
         )
-        let waiter = BlockingWait(semaphore: semaphore, deadline: deadline, response: self)
-        let done = onMainThread ? waiter.runMainLoop() : waiter.block()
-        return done ? currentResult : nil
+        let inTask = withUnsafeCurrentTask { $0 != nil }
+        let waiter = BlockingWait(semaphore: semaphore, deadline: deadline, inTask: inTask, response: self)
+        switch onMainThread ? waiter.runMainLoop() : waiter.block() {
+        case .done:
+            // Only a wait that saw the outcome observed it: a timed-out one did not.
+            markFailureObserved()
+            return currentResult
+        case .timedOut:
+            return nil
+        case .taskCancelled:
+            return .failure(CancellationError())
+        }
     }
 }
 
@@ -106,54 +115,81 @@ extension Response {
 private struct BlockingWait<Value: Sendable> {
     let semaphore: DispatchSemaphore
     let deadline: ContinuousClock.Instant?
+    /// The wait runs inside a Swift concurrency task: it then wakes every few milliseconds to
+    /// honour the task's cancellation, which a semaphore cannot see.
+    let inTask: Bool
     /// For the long-wait report only: formatting it costs more than the whole wait otherwise.
     let response: Response<Value>
     let start = ContinuousClock.now
 
-    /// When to stop waiting next: the deadline, or the moment to report a long wait.
+    enum Outcome {
+        case done
+        case timedOut
+        case taskCancelled
+    }
+
+    /// How often a wait inside a task looks at the task's cancellation.
+    private static var cancellationCheckInterval: Duration { .milliseconds(20) }
+
+    /// When to stop waiting next: the deadline, the moment to report a long wait, or the next
+    /// look at the task's cancellation, whichever comes first.
     private func nextStop(warned: Bool) -> ContinuousClock.Instant? {
-        if let deadline { return deadline }
-        return warned ? nil : start + ResponseDiagnostics.longWaitThreshold
-    }
-
-    /// Reports a long wait; returns whether to keep waiting.
-    private func keepWaiting(warned: inout Bool) -> Bool {
-        if deadline != nil { return false }
-        if !warned {
-            warned = true
-            ResponseDiagnostics.report(
-                .longWait,
-                "a blocking wait on \(response) has waited over \(ResponseDiagnostics.longWaitThreshold) "
-                    + "and goes on; if the work needs the thread or queue this wait blocks, it can never finish",
-                file: response.file,
-                line: response.line
-            )
+        var stop = deadline ?? (warned ? nil : start + ResponseDiagnostics.longWaitThreshold)
+        if inTask {
+            let check = ContinuousClock.now + Self.cancellationCheckInterval
+            stop = stop.map { min($0, check) } ?? check
         }
-        return true
+        return stop
     }
 
-    /// Blocks the thread on the semaphore. Returns whether the response finished.
-    func block() -> Bool {
+    private static var taskIsCancelled: Bool {
+        withUnsafeCurrentTask { $0?.isCancelled ?? false }
+    }
+
+    /// After a wake-up without the response: what to do next.
+    private func afterWakeUp(warned: inout Bool) -> Outcome? {
+        if inTask, Self.taskIsCancelled { return .taskCancelled }
+        if let deadline {
+            return ContinuousClock.now >= deadline ? .timedOut : nil
+        }
+        if !warned, ContinuousClock.now >= start + ResponseDiagnostics.longWaitThreshold {
+            warned = true
+            reportLongWait()
+        }
+        return nil
+    }
+
+    private func reportLongWait() {
+        ResponseDiagnostics.report(
+            .longWait,
+            "a blocking wait on \(response) has waited over \(ResponseDiagnostics.longWaitThreshold) "
+                + "and goes on; if the work needs the thread or queue this wait blocks, it can never finish",
+            file: response.file,
+            line: response.line
+        )
+    }
+
+    /// Blocks the thread on the semaphore.
+    func block() -> Outcome {
         var warned = false
         while true {
             guard let stop = nextStop(warned: warned) else {
                 semaphore.wait()
-                return true
+                return .done
             }
-            if semaphore.wait(timeout: Self.dispatchTime(stop)) == .success { return true }
-            if !keepWaiting(warned: &warned) { return false }
+            if semaphore.wait(timeout: Self.dispatchTime(stop)) == .success { return .done }
+            if let outcome = afterWakeUp(warned: &warned) { return outcome }
         }
     }
 
     /// Runs the main run loop, which drains `DispatchQueue.main`, until the semaphore is signalled.
-    /// Returns whether the response finished.
-    func runMainLoop() -> Bool {
+    func runMainLoop() -> Outcome {
         var warned = false
         while true {
-            if semaphore.wait(timeout: .now()) == .success { return true }
+            if semaphore.wait(timeout: .now()) == .success { return .done }
             let stop = nextStop(warned: warned)
             if let stop, stop <= .now {
-                if !keepWaiting(warned: &warned) { return false }
+                if let outcome = afterWakeUp(warned: &warned) { return outcome }
                 continue
             }
             let limit = stop.map { Date(timeIntervalSinceNow: Self.seconds(until: $0)) } ?? .distantFuture

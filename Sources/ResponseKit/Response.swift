@@ -389,9 +389,12 @@ public final class Response<Value: Sendable>: @unchecked Sendable {
     @inlinable
     func deliver(_ result: Result<Value, any Error>, to callback: ResponseCallback<Value>) {
         guard callback.accepts(result) else { return }
-        if case .inline = callback {
+        switch callback {
+        case .inline, .waiter:
             callback.invoke(result)
             return
+        case .success, .failure, .result:
+            break
         }
         switch executor.kind {
         case .immediate:

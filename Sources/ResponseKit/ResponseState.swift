@@ -52,12 +52,17 @@ enum ResponseCallback<Value: Sendable>: @unchecked Sendable {
     /// Either outcome, inline on the completing thread whatever the executor: internal observers
     /// (blocking waiters, derived responses) that must not wait for a queue.
     case inline((Result<Value, any Error>) -> Void)
+    /// Like `inline`, but it does not count as observing a failure: a blocking waiter, which marks
+    /// the failure observed itself only if it sees the outcome (not when it times out).
+    case waiter((Result<Value, any Error>) -> Void)
 
     /// Whether the callback counts as someone looking at a failure.
     @inlinable
     var observesFailure: Bool {
-        if case .success = self { return false }
-        return true
+        switch self {
+        case .success, .waiter: false
+        case .failure, .result, .inline: true
+        }
     }
 
     /// Calls the closure on the current thread, if it wants this result.
@@ -66,7 +71,7 @@ enum ResponseCallback<Value: Sendable>: @unchecked Sendable {
         switch (self, result) {
         case (.success(let body), .success(let value)): body(value)
         case (.failure(let body), .failure(let error)): body(error)
-        case (.result(let body), _), (.inline(let body), _): body(result)
+        case (.result(let body), _), (.inline(let body), _), (.waiter(let body), _): body(result)
         default: break
         }
     }

@@ -23,6 +23,14 @@ struct ResponseConcurrencyTests {
         #expect(try response.value == 3)
     }
 
+    @Test func blockingValueInATask_endsWithCancellationError_whenTheTaskIsCancelled() async {
+        let (response, _) = Response<Int>.pending()
+        let task = Task.detached { try response.value }
+        task.cancel()
+        await #expect(throws: CancellationError.self) { try await task.value }
+        #expect(!response.isDone)  // only the wait ended: the response itself goes on
+    }
+
     @Test func get_onADoneResponse_returnsAtOnce() async throws {
         #expect(try await Response.succeeded("x").get() == "x")
     }

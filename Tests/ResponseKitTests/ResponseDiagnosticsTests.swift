@@ -120,6 +120,16 @@ struct ResponseDiagnosticsTests {
         #expect(diagnostics(forResponseCreatedAt: creationLine).isEmpty)
     }
 
+    @Test func aTimedOutWait_doesNotCountAsObservingTheFailure() {
+        var creationLine: UInt = 0
+        do {
+            let (response, resolver) = Response<Int>.pending(on: .immediate); creationLine = #line
+            _ = try? response.wait(timeout: .milliseconds(1))
+            resolver.fail(TestError())
+        }
+        #expect(diagnostics(forResponseCreatedAt: creationLine).map(\.kind) == [.unobservedFailure])
+    }
+
     @Test func unobservedFailure_isReportedAtTheEndOfAChain_notInTheMiddle() {
         var sourceLine: UInt = 0
         var endLine: UInt = 0
