@@ -48,9 +48,10 @@ extension Response: ClaimHolder {
     }
 
     /// The extras, made on first use. Call with the lock held.
-    private func extrasLocked() -> ResponseExtras {
+    @usableFromInline
+    func extrasLocked() -> ResponseExtras<Value> {
         if let extras { return extras }
-        let made = ResponseExtras()
+        let made = ResponseExtras<Value>()
         extras = made
         return made
     }

@@ -52,7 +52,7 @@ public final class Response<Value: Sendable>: @unchecked Sendable {
     @usableFromInline @exclusivity(unchecked) var status: ResponseStatus<Value>
     /// The first response this one waits on and holds a claim on (composition).
     @usableFromInline @exclusivity(unchecked) var upstream: (any ClaimHolder)?
-    @usableFromInline @exclusivity(unchecked) var extras: ResponseExtras?
+    @usableFromInline @exclusivity(unchecked) var extras: ResponseExtras<Value>?
 
     /// Where callbacks run.
     public let executor: ResponseExecutor
@@ -64,9 +64,9 @@ public final class Response<Value: Sendable>: @unchecked Sendable {
     init(status: ResponseStatus<Value>, executor: ResponseExecutor, file: StaticString, line: UInt) {
         switch status {
         case .pending: word = ResponseWord(flags: 0)
-        case .done(.success), .delivering(.success, _):
+        case .done(.success), .delivering(.success):
             word = ResponseWord(flags: ResponseWord.done | ResponseWord.delivered)
-        case .done(.failure), .delivering(.failure, _):
+        case .done(.failure), .delivering(.failure):
             word = ResponseWord(flags: ResponseWord.done | ResponseWord.delivered | ResponseWord.failed)
         }
         creationLine = UInt32(truncatingIfNeeded: line)
@@ -83,7 +83,7 @@ public final class Response<Value: Sendable>: @unchecked Sendable {
             == ResponseWord.failed
         {
             switch status {
-            case .done(.failure(let error)), .delivering(.failure(let error), _): reportUnobserved(error)
+            case .done(.failure(let error)), .delivering(.failure(let error)): reportUnobserved(error)
             default: break
             }
         }
@@ -235,7 +235,7 @@ public final class Response<Value: Sendable>: @unchecked Sendable {
         let flags = word.flags
         if flags & ResponseWord.delivered != 0 {
             switch status {
-            case .done(let result), .delivering(let result, _): return result
+            case .done(let result), .delivering(let result): return result
             case .pending: return nil  // unreachable: delivered implies a result
             }
         }
@@ -244,7 +244,7 @@ public final class Response<Value: Sendable>: @unchecked Sendable {
         defer { word.unlock() }
         switch status {
         case .pending: return nil
-        case .delivering(let result, _), .done(let result): return result
+        case .delivering(let result), .done(let result): return result
         }
     }
 
@@ -289,7 +289,7 @@ public final class Response<Value: Sendable>: @unchecked Sendable {
             if reportingDuplicate, !cancelling { reportDuplicate(of: result, file: file, line: line) }
             return false
         }
-        status = .delivering(result, late: .empty)
+        status = .delivering(result)
         var flags = ResponseWord.done
         if case .failure = result { flags |= ResponseWord.failed }
         if cancelling { flags |= ResponseWord.cancelled }
@@ -322,7 +322,7 @@ public final class Response<Value: Sendable>: @unchecked Sendable {
         _ result: Result<Value, any Error>,
         _ callbacks: CallbackList<Value>,
         upstream: (any ClaimHolder)?,
-        extras: ResponseExtras?,
+        extras: ResponseExtras<Value>?,
         cancelling: Bool
     ) {
         if upstream != nil || extras != nil {
@@ -335,14 +335,17 @@ public final class Response<Value: Sendable>: @unchecked Sendable {
             case .one(let callback): deliver(result, to: callback)
             case .many(let callbacks): for callback in callbacks { deliver(result, to: callback) }
             }
+            // The common case, nobody registered meanwhile: one compare-and-swap, no lock. The
+            // status stays `.delivering`, which readers treat as done once `delivered` is set.
+            if word.trySetDelivered() { return }
             word.lock()
-            if case .delivering(_, let late) = status, !late.isEmpty {
-                status = .delivering(result, late: .empty)
+            if let extras = self.extras, !extras.late.isEmpty {
+                batch = extras.late
+                extras.late = .empty
+                word.clear(ResponseWord.lateRegistered)
                 word.unlock()
-                batch = late
                 continue
             }
-            status = .done(result)
             word.set(ResponseWord.delivered)
             word.unlock()
             return
@@ -355,7 +358,7 @@ public final class Response<Value: Sendable>: @unchecked Sendable {
         if callback.observesFailure { markFailureObserved() }
         if word.contains(ResponseWord.delivered) {
             switch status {
-            case .done(let result), .delivering(let result, _):
+            case .done(let result), .delivering(let result):
                 deliver(result, to: callback)
                 return
             case .pending:
@@ -369,15 +372,13 @@ public final class Response<Value: Sendable>: @unchecked Sendable {
             callbacks.append(callback)
             status = .pending(callbacks)
             word.unlock()
-        case .delivering(let result, var late):
+        case .delivering(let result):
             if word.contains(ResponseWord.delivered) {
                 word.unlock()
                 deliver(result, to: callback)
                 return
             }
-            status = .pending(.empty)
-            late.append(callback)
-            status = .delivering(result, late: late)
+            extrasLocked().late.append(callback)
             word.set(ResponseWord.lateRegistered)
             word.unlock()
         case .done(let result):
@@ -410,7 +411,7 @@ public final class Response<Value: Sendable>: @unchecked Sendable {
 
     /// Runs the work's cancellation handlers and releases the claims of a response that just finished.
     @usableFromInline
-    static func finishLinks(upstream: (any ClaimHolder)?, extras: ResponseExtras?, cancelling: Bool) {
+    static func finishLinks(upstream: (any ClaimHolder)?, extras: ResponseExtras<Value>?, cancelling: Bool) {
         if cancelling, let extras {
             for handler in extras.cancellationHandlers { handler() }
         }

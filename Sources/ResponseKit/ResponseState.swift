@@ -10,19 +10,22 @@ enum ResponseStatus<Value: Sendable> {
     /// Waiting; callbacks in registration order.
     case pending(CallbackList<Value>)
     /// Finished, and the completing thread is still delivering the callbacks registered before.
-    /// Callbacks registered now wait here and that thread delivers them after the earlier ones,
-    /// so registration order holds even for a callback registered in that window.
-    case delivering(Result<Value, any Error>, late: CallbackList<Value>)
+    /// Callbacks registered now wait in ``ResponseExtras/late`` (kept out of this enum so that it
+    /// stays 24 bytes) and that thread delivers them after the earlier ones, so registration
+    /// order holds even for a callback registered in that window.
+    case delivering(Result<Value, any Error>)
     /// Finished and delivered; the first result, which never changes again.
     case done(Result<Value, any Error>)
 }
 
 /// The rarely used part of a response's state, allocated on first use: the work's cancellation
-/// handlers and the responses a combinator waits on beyond the first.
+/// handlers, the responses a combinator waits on beyond the first, and callbacks registered while
+/// the completing thread delivers.
 @usableFromInline
-final class ResponseExtras {
+final class ResponseExtras<Value: Sendable> {
     var cancellationHandlers: [@Sendable () -> Void] = []
     var upstreams: [any ClaimHolder] = []
+    @usableFromInline var late: CallbackList<Value> = .empty
 
     @usableFromInline init() {}
 }
