@@ -61,7 +61,6 @@ struct AnalyticsServiceTests {
         let service = makeService(logFile: directory.path("blocker/analytics.log"))
         service.track("command add")
 
-        // The service's failure callback was registered first, so it runs before this await resumes.
         let result = await service.flush().getResult()
 
         #expect((try? result.get()) == nil)

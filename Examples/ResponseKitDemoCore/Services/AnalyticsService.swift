@@ -73,12 +73,16 @@ public final class AnalyticsService: Service {
 
     /// Writes the buffer to the file.
     ///
-    /// - Returns: a response that succeeds once the lines are on disk.
+    /// - Returns: a response that succeeds once the lines are on disk, or fails once they are
+    ///   back in the buffer, so whoever waits on it sees the buffer as the outcome left it.
     public func flush() -> Response<Void> {
         let lines = buffer
         buffer = []
-        let written = file.append(lines)
-        written.onFailure { _ in self.buffer.insert(contentsOf: lines, at: 0) }   // on the main actor
-        return written
+        let (flushed, resolver) = Response<Void>.pending(on: .immediate)
+        file.append(lines).onResult { result in   // on the main actor
+            if case .failure = result { self.buffer.insert(contentsOf: lines, at: 0) }
+            resolver.resolve(with: result)
+        }
+        return flushed
     }
 }
