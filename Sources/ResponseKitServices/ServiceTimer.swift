@@ -38,18 +38,50 @@ extension ServiceTimer where Self == DispatchServiceTimer {
     public static var dispatch: DispatchServiceTimer { DispatchServiceTimer() }
 }
 
-/// A ``ServiceTimer`` that counts real time with `DispatchQueue.asyncAfter`.
+/// A ``ServiceTimer`` on any `ResponseScheduler`: the engine's source of time, so that services
+/// and composition (`timeout`, `delay`, `retry`) count time the same way, and tests can drive
+/// both with one `ManualScheduler`.
+///
+/// ```swift
+/// let scheduler = ManualScheduler()
+/// let manager = ServiceManager(timer: SchedulerServiceTimer(scheduler))
+/// // ... a service hangs on stop ...
+/// scheduler.advance(by: .seconds(5))   // its stop times out, exactly now
+/// ```
+public struct SchedulerServiceTimer: ServiceTimer {
+    private let scheduler: any ResponseScheduler
+
+    /// Makes a timer that counts on `scheduler`.
+    ///
+    /// - Parameter scheduler: the source of time.
+    public init(_ scheduler: any ResponseScheduler) {
+        self.scheduler = scheduler
+    }
+
+    /// Makes a response that succeeds once `duration` has passed on the scheduler.
+    ///
+    /// - Parameter duration: how long to wait.
+    /// - Returns: a response that succeeds when the time is up; cancel it to drop the scheduled job.
+    public func timeout(after duration: Duration) -> Response<Void> {
+        let (response, resolver) = Response<Void>.pending(on: .immediate)
+        let job = scheduler.schedule(after: duration) { resolver.succeed() }
+        resolver.onCancel { job.cancel() }
+        return response
+    }
+}
+
+/// A ``ServiceTimer`` that counts real time on a Dispatch queue.
 ///
 /// Its responses deliver callbacks inline (`ResponseExecutor.immediate`), on the queue's thread.
-/// Cancelling one releases what it holds at once; the queued job then does nothing.
+/// Cancelling one drops the scheduled job at once, so nothing it holds is kept until the deadline.
 public struct DispatchServiceTimer: ServiceTimer {
-    private let queue: DispatchQueue
+    private let timer: SchedulerServiceTimer
 
     /// Makes a timer that fires on `queue`.
     ///
-    /// - Parameter queue: where the timer's work item runs. A global queue by default.
+    /// - Parameter queue: where the timer's job runs. A global queue by default.
     public init(queue: DispatchQueue = .global()) {
-        self.queue = queue
+        timer = SchedulerServiceTimer(DispatchScheduler(queue: queue))
     }
 
     /// Makes a response that succeeds once `duration` has passed.
@@ -57,27 +89,6 @@ public struct DispatchServiceTimer: ServiceTimer {
     /// - Parameter duration: how long to wait.
     /// - Returns: a response that succeeds when the time is up; cancel it to stop the timer.
     public func timeout(after duration: Duration) -> Response<Void> {
-        let (response, resolver) = Response<Void>.pending(on: .immediate)
-        // Cancelling drops the resolver at once, so the queued job keeps nothing alive until the
-        // deadline, and does nothing when it runs.
-        let pending = LockedBox<Resolver<Void>?>.make(resolver)
-        resolver.onCancel { pending.withLock { $0 = nil } }
-        queue.asyncAfter(deadline: .now() + Self.interval(duration)) {
-            let resolver = pending.withLock { resolver in
-                defer { resolver = nil }
-                return resolver
-            }
-            resolver?.succeed()
-        }
-        return response
-    }
-
-    /// `duration` in nanoseconds, clamped so that the deadline arithmetic cannot overflow.
-    static func interval(_ duration: Duration) -> DispatchTimeInterval {
-        let (seconds, attoseconds) = duration.components
-        guard seconds >= 0 else { return .nanoseconds(0) }
-        let limit: Int64 = 100 * 365 * 24 * 3600  // a century is as good as forever
-        let nanoseconds = min(seconds, limit) * 1_000_000_000 + attoseconds / 1_000_000_000
-        return .nanoseconds(Int(max(0, nanoseconds)))
+        timer.timeout(after: duration)
     }
 }

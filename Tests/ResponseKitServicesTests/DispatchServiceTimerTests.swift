@@ -1,5 +1,6 @@
 import Dispatch
 import ResponseKit
+import ResponseKitTesting
 @testable import ResponseKitServices
 import Testing
 
@@ -21,11 +22,27 @@ struct DispatchServiceTimerTests {
         #expect(timeout.error is CancellationError)
     }
 
-    @Test func convertsDurationsToDispatchIntervals_clampingTheExtremes() {
-        #expect(DispatchServiceTimer.interval(.milliseconds(1500)) == .nanoseconds(1_500_000_000))
-        #expect(DispatchServiceTimer.interval(.seconds(-3)) == .nanoseconds(0))
-        let century = 100 * 365 * 24 * 3600 * 1_000_000_000
-        #expect(DispatchServiceTimer.interval(.seconds(Int64.max)) == .nanoseconds(century))
+    @Test func anAbsurdlyLongDuration_neverFires_ratherThanFiringAtOnce() {
+        let timeout = DispatchServiceTimer().timeout(after: .seconds(Int64.max))
+        #expect(throws: ResponseError.timedOut) { try timeout.wait(timeout: .milliseconds(30)) }
+        timeout.cancel()
+    }
+
+    @Test func schedulerTimer_firesExactlyWhenTheSchedulerReachesTheDuration() {
+        let scheduler = ManualScheduler()
+        let timeout = SchedulerServiceTimer(scheduler).timeout(after: .seconds(5))
+        scheduler.advance(by: .seconds(4))
+        #expect(!timeout.isDone)
+        scheduler.advance(by: .seconds(1))
+        #expect(timeout.isSuccessful)
+    }
+
+    @Test func schedulerTimer_cancelled_dropsItsJob() {
+        let scheduler = ManualScheduler()
+        let timeout = SchedulerServiceTimer(scheduler).timeout(after: .seconds(5))
+        #expect(scheduler.pendingCount == 1)
+        timeout.cancel()
+        #expect(scheduler.pendingCount == 0)
     }
 
     /// The manager with the real timer: a hanging service is given up on after a short stop limit.
