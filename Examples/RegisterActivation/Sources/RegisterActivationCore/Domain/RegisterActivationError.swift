@@ -2,9 +2,13 @@
 public enum RegisterActivationError: Error, Hashable, Sendable, CustomStringConvertible {
     /// A field of the form.
     public enum Field: String, Hashable, Sendable {
+        /// The store's name.
         case storeName = "store name"
+        /// The manager's login.
         case login = "login"
+        /// The manager's password.
         case password = "password"
+        /// The register's number.
         case registerNumber = "register number"
     }
 

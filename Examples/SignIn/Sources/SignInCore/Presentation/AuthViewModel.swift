@@ -2,7 +2,9 @@
 public struct AuthViewModel: Hashable, Sendable {
     /// A button of the auth screen.
     public enum Button: String, Hashable, Sendable, CustomStringConvertible {
+        /// Sign in, shown when nobody is signed in.
         case signIn = "sign in"
+        /// Sign out, shown when someone is signed in.
         case signOut = "sign out"
         /// Check the session again, after a check failed.
         case retry = "retry"
