@@ -39,6 +39,16 @@ struct DemoAppTests {
         #expect(text.hasSuffix("Signed out   [sign in]\n"))
     }
 
+    @Test func theApp_isReleasedWhileItsCommandLineStillReads_withNothingLeftToCallIt() async throws {
+        var app: DemoApp? = try makeApp()
+        weak let released = app
+        try await app?.startConsole().get()
+
+        app = nil
+
+        #expect(released == nil, "the command loop and the services must hold the app weakly")
+    }
+
     @Test func citiesNeedASignIn() async throws {
         let app = try makeApp()
 

@@ -102,13 +102,13 @@ public final class DemoApp {
         services = ServiceManager(timeouts: serviceTimeouts)
         loop = nil
         let console = ConsoleService(
-            onActive: { [unowned self] in startConsole() },
-            onStop: { [unowned self] in stopConsole() }
+            onActive: { [weak self] in self?.startConsole() },
+            onStop: { [weak self] in self?.stopConsole() }
         )
         try services.register(analytics)
         try services.register(console)   // last: started after analytics, stopped before it
-        loop = CommandLoop(input: input, output: output, isInteractive: isInteractive) { [unowned self] line in
-            commands.handle(line)
+        loop = CommandLoop(input: input, output: output, isInteractive: isInteractive) { [weak self] line in
+            self?.commands.handle(line) ?? .succeeded(.quit, on: .immediate)
         }
     }
 
@@ -129,8 +129,9 @@ public final class DemoApp {
         output.writeLine("Data in \(dataDirectory); quit with 'quit', Ctrl-D or Ctrl-C.")
         let shown = auth.controller.refresh()
         shown.onCompletion { _ in
-            self.loop?.onFinish = { [unowned self] in
-                if !isStopping { onQuit() }
+            self.loop?.onFinish = { [weak self] in
+                guard let self, !isStopping else { return }
+                onQuit()
             }
             self.loop?.start()
         }

@@ -32,15 +32,15 @@ public final class CitiesApp {
         module = CitiesModule(gateway: gateway, view: view)
         commands = CitiesCommands(controller: module.controller)
         self.output = output
-        loop = CommandLoop(input: input, output: output, isInteractive: isInteractive) { [unowned self] line in
-            handle(line)
+        loop = CommandLoop(input: input, output: output, isInteractive: isInteractive) { [weak self] line in
+            self?.handle(line) ?? .succeeded(.quit, on: .immediate)
         }
     }
 
     /// Shows the list, then reads commands.
     public func start() {
         module.controller.showCities().onCompletion { _ in
-            self.loop?.onFinish = { self.onFinish() }
+            self.loop?.onFinish = { [weak self] in self?.onFinish() }
             self.loop?.start()
         }
     }

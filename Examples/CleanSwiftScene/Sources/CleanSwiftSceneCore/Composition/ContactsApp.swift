@@ -29,8 +29,8 @@ public final class ContactsApp {
     ) {
         worker = ContactsWorker(store: store)
         self.output = output
-        loop = CommandLoop(input: input, output: output, isInteractive: isInteractive) { [unowned self] line in
-            handle(line)
+        loop = CommandLoop(input: input, output: output, isInteractive: isInteractive) { [weak self] line in
+            self?.handle(line) ?? .succeeded(.quit, on: .immediate)
         }
     }
 
@@ -41,7 +41,7 @@ public final class ContactsApp {
     public func start() -> Response<Void> {
         let shown = navigator.push(ListContactsConfigurator.makeScene(worker: worker, navigator: navigator, output: output))
         shown.onCompletion { _ in
-            self.loop?.onFinish = { self.onFinish() }
+            self.loop?.onFinish = { [weak self] in self?.onFinish() }
             self.loop?.start()
         }
         return shown

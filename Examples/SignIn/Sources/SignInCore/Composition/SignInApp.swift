@@ -39,8 +39,8 @@ public final class SignInApp {
         module = AuthModule(worker: worker, view: view)
         commands = SignInCommands(controller: module.controller, view: view, output: output)
         self.output = output
-        loop = CommandLoop(input: input, output: output, isInteractive: isInteractive) { [unowned self] line in
-            handle(line)
+        loop = CommandLoop(input: input, output: output, isInteractive: isInteractive) { [weak self] line in
+            self?.handle(line) ?? .succeeded(.quit, on: .immediate)
         }
     }
 
@@ -48,7 +48,7 @@ public final class SignInApp {
     public func start() {
         output.writeLine("Sign in / sign out. Type 'help' for the commands.")
         module.controller.refresh().onCompletion { _ in
-            self.loop?.onFinish = { self.onFinish() }
+            self.loop?.onFinish = { [weak self] in self?.onFinish() }
             self.loop?.start()
         }
     }
