@@ -28,7 +28,7 @@ let package = Package(
         // A tiny process the services tests start, signal and watch exit.
         .executableTarget(
             name: "ServiceRunnerFixture",
-            dependencies: ["ResponseKit", "ResponseKitServices"],
+            dependencies: ["ResponseKit", "ResponseKitServices", "ResponseKitDemoCore"],
             path: "Tests/Fixtures/ServiceRunnerFixture"
         ),
         .executableTarget(

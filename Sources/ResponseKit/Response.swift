@@ -36,13 +36,12 @@ import Dispatch
 ///   queue, so a presenter can update its own state from it with no warning and no escape hatch.
 /// - The first result wins; a second one is ignored and reported through
 ///   ``ResponseDiagnostics``.
+// Safety of `@unchecked Sendable`: `status`, `upstream` and `extras` are read and written only
+// while `word` is locked, with one exception: once the `delivered` flag is set (with release
+// ordering, after `status` became final), `status` never changes again, so a reader who sees
+// `delivered` with acquire ordering may read the result without the lock. The other stored
+// properties are `let` and Sendable. The thread sanitizer checks this in CI.
 public final class Response<Value: Sendable>: @unchecked Sendable {
-    // Safety of `@unchecked Sendable`: `status`, `upstream` and `extras` are read and written only
-    // while `word` is locked, with one exception: once the `done` flag is set (with release
-    // ordering, after `status` became `.done`), `status` never changes again, so a reader who
-    // sees `done` with acquire ordering may read the result without the lock. The other stored
-    // properties are `let` and Sendable. The thread sanitizer checks this in CI.
-
     /// The producer's handle on a pending response. The same type as ``ResponseKit/Resolver``.
     public typealias Resolver = ResponseKit.Resolver<Value>
 

@@ -18,7 +18,7 @@ import ResponseKitServices
 ///
 /// Track what happened, never what was typed: event names must not carry passwords or tokens.
 ///
-/// Adapted from the example service in `Tests/Fixtures/ServiceRunnerFixture`.
+/// The services tests run it in `Tests/Fixtures/ServiceRunnerFixture`, the process they signal.
 public final class AnalyticsService: Service {
     /// `analytics`.
     public let name = "analytics"

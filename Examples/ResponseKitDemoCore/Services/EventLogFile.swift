@@ -16,7 +16,7 @@ import ResponseKit
 ///   the file whole, even with other processes appending (regular files, local file systems).
 /// - `fsync` runs before the batch is reported written, so a written batch survives a crash.
 ///
-/// A copy of the one in `Tests/Fixtures/ServiceRunnerFixture`, made public for the demo app.
+/// Also used by `Tests/Fixtures/ServiceRunnerFixture`, the process the services tests signal.
 public final class EventLogFile: Sendable {
     /// The file's path.
     public let path: String

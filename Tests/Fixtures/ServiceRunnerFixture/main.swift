@@ -6,6 +6,7 @@ import Glibc
 import Musl
 #endif
 import ResponseKit
+import ResponseKitDemoCore
 import ResponseKitServices
 
 // A tiny process for ServiceRunnerProcessTests: runs three services under ServiceRunner and
