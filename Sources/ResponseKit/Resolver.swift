@@ -1,6 +1,6 @@
 /// The producer's handle on a pending ``Response``: the work uses it to finish the response.
 ///
-/// Get one from ``Response/pending(on:file:line:)``. The first result wins: later calls return
+/// Get one from ``Response/pending(on:file:line:)-(ResponseExecutor,_,_)``. The first result wins: later calls return
 /// `false`, and a second *result* (not a result arriving after a cancellation, which is a normal
 /// race) is reported through ``ResponseDiagnostics`` with both sites.
 ///
