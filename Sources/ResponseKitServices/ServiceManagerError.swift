@@ -53,7 +53,10 @@ public struct ServiceManagerError: Error, Hashable, Sendable, CustomStringConver
 
     /// Some services failed to start, to handle an event or to stop; the others went on.
     ///
-    /// - Parameter failures: the failures, in registration order.
+    /// - Parameters:
+    ///   - failures: the failures, in registration order.
+    ///   - file: where the error was made. Leave the default.
+    ///   - line: where the error was made. Leave the default.
     public static func servicesFailed(
         _ failures: [ServiceFailure] = [],
         file: String = #fileID,

@@ -1,6 +1,6 @@
 import ResponseKit
 
-/// A ``ResponseKit/ResponseScheduler`` whose time moves only when a test says so.
+/// A `ResponseScheduler` whose time moves only when a test says so.
 ///
 /// Scheduled jobs run during ``advance(by:)``, in the order they fall due (jobs due at the same
 /// instant in the order they were scheduled), on the thread that advances. A test of a timeout
