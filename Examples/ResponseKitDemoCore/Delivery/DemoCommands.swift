@@ -69,7 +69,7 @@ public final class DemoCommands {
             track("command quit")
             return .succeeded(.quit, on: .immediate)
         default:
-            output.writeLine("Unknown command '\(command.name)'. Type 'help' for the commands.")
+            return CommandLoop.Step.unknown(command, output: output)
         }
         return .succeeded(.next, on: .immediate)
     }

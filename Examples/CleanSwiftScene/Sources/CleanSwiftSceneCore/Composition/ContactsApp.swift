@@ -68,7 +68,7 @@ public final class ContactsApp {
         case "quit", "exit":
             return .succeeded(.quit, on: .immediate)
         default:
-            output.writeLine("Unknown command '\(command.name)'. Type 'help' for the commands.")
+            return CommandLoop.Step.unknown(command, output: output)
         }
         return .succeeded(.next, on: .immediate)
     }

@@ -113,3 +113,44 @@ public final class CommandLoop {
             }
     }
 }
+
+extension CommandLoop.Step {
+    /// The answer every example app gives to a command it does not know: it names the command
+    /// and points to `help`, then reads the next one.
+    ///
+    /// - Parameters:
+    ///   - command: the unknown command.
+    ///   - output: where to say so.
+    /// - Returns: a done response: read the next command.
+    @MainActor
+    public static func unknown(_ command: TypedCommand, output: ConsoleOutput) -> Response<CommandLoop.Step> {
+        output.writeLine("Unknown command '\(command.name)'. Type 'help' for the commands.")
+        return .succeeded(.next, on: .immediate)
+    }
+
+    /// The commands every example app answers alike: `help` lists `help` (the app's lines, then
+    /// `help` and `quit`), `quit` and `exit` stop, and anything else is ``unknown(_:output:)``.
+    ///
+    /// - Parameters:
+    ///   - command: a command the app's own screens did not handle.
+    ///   - help: the app's own help lines.
+    ///   - output: where to answer.
+    /// - Returns: a done response saying whether to read on or stop.
+    @MainActor
+    public static func shared(
+        _ command: TypedCommand,
+        help: [String],
+        output: ConsoleOutput
+    ) -> Response<CommandLoop.Step> {
+        switch command.name {
+        case "help":
+            let lines = help + ["help                           this list", "quit                           leave"]
+            output.writeLine(lines.joined(separator: "\n"))
+            return .succeeded(.next, on: .immediate)
+        case "quit", "exit":
+            return .succeeded(.quit, on: .immediate)
+        default:
+            return unknown(command, output: output)
+        }
+    }
+}

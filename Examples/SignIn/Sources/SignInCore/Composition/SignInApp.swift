@@ -60,14 +60,6 @@ public final class SignInApp {
     public func handle(_ line: String) -> Response<CommandLoop.Step> {
         let command = TypedCommand(line)
         if let shown = commands.handle(command) { return shown.map { .next } }
-        switch command.name {
-        case "help":
-            output.writeLine((SignInCommands.help + ["help                           this list", "quit                           leave"]).joined(separator: "\n"))
-        case "quit", "exit":
-            return .succeeded(.quit, on: .immediate)
-        default:
-            output.writeLine("Unknown command '\(command.name)'. Type 'help' for the commands.")
-        }
-        return .succeeded(.next, on: .immediate)
+        return CommandLoop.Step.shared(command, help: SignInCommands.help, output: output)
     }
 }
