@@ -47,31 +47,3 @@ public struct ConsoleOutput: Sendable {
         sink(line + "\n")
     }
 }
-
-/// Whole writes to a file descriptor.
-enum FileDescriptor {
-    /// Writes every byte of `text` to `descriptor`, retrying after interruptions; gives up quietly
-    /// when the reader has gone (a closed pipe), as `print` does.
-    static func write(_ text: String, to descriptor: Int32) {
-        var text = text
-        text.withUTF8 { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let written = systemWrite(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-                if written < 0, errno == EINTR { continue }
-                if written <= 0 { return }
-                offset += written
-            }
-        }
-    }
-
-    private static func systemWrite(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
-        #if canImport(Darwin)
-        Darwin.write(descriptor, bytes, count)
-        #elseif canImport(Glibc)
-        Glibc.write(descriptor, bytes, count)
-        #else
-        Musl.write(descriptor, bytes, count)
-        #endif
-    }
-}
