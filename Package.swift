@@ -3,8 +3,9 @@ import PackageDescription
 
 let package = Package(
     name: "ResponseKit",
-    // Synchronization.Atomic (the response lock word) needs these OS versions on Apple platforms.
-    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
+    // The Swift concurrency floor: the response's state word uses C11 atomics of our own
+    // (CResponseKit), not Synchronization, which would need macOS 15 / iOS 18.
+    platforms: [.macOS(.v10_15), .iOS(.v13), .tvOS(.v13), .watchOS(.v6), .visionOS(.v1)],
     products: [
         .library(name: "ResponseKit", targets: ["ResponseKit"]),
         .library(name: "ResponseKitTesting", targets: ["ResponseKitTesting"]),
@@ -14,7 +15,9 @@ let package = Package(
     ],
     targets: [
         // The engine: Response, Resolver, executors, composition, diagnostics.
-        .target(name: "ResponseKit"),
+        .target(name: "ResponseKit", dependencies: ["CResponseKit"]),
+        // The engine's atomics, lock and main-thread test, in C11 (not a dependency: ours).
+        .target(name: "CResponseKit"),
         // Test support for users and for our own tests: ManualExecutor, Recorder, ManualClock.
         .target(name: "ResponseKitTesting", dependencies: ["ResponseKit"]),
         // LSService-style services that live for the whole app, and the process runner.

@@ -1,8 +1,8 @@
 /// The producer's handle on a pending ``Response``: the work uses it to finish the response.
 ///
-/// Get one from ``Response/pending(on:file:line:)-(ResponseExecutor,_,_)``. The first result wins: later calls return
-/// `false`, and a second *result* (not a result arriving after a cancellation, which is a normal
-/// race) is reported through ``ResponseDiagnostics`` with both sites.
+/// Get one from ``Response/pending(on:file:line:)-(ResponseExecutor,_,_)``. The first result wins:
+/// later calls return `false`, and a second *result* (not a result arriving after a cancellation,
+/// which is a normal race) is reported through ``ResponseDiagnostics`` with both sites.
 ///
 /// ```swift
 /// let (response, resolver) = Response<Data>.pending()
@@ -13,16 +13,25 @@
 /// return response
 /// ```
 ///
-/// A resolver holds its response strongly and the response does not hold the resolver, so there is
-/// no cycle: once resolved and released, both go away with their callbacks.
+/// **Releasing every copy of the resolver before resolving fails the response** with
+/// ``ResponseError/abandoned`` (and reports it, naming the creation site), so that callbacks,
+/// blocked readers and awaiting tasks hear about work that was dropped instead of waiting forever.
+///
+/// A resolver holds its response strongly and the response does not hold the resolver, so there
+/// is no cycle: once resolved and released, both go away with their callbacks.
 public struct Resolver<Value: Sendable>: Sendable {
-    /// The response this resolver finishes.
-    public let response: Response<Value>
+    /// The one object shared by every copy: its release is how the response learns that nobody
+    /// can resolve it any more.
+    @usableFromInline let handle: ResolverHandle<Value>
 
     @inlinable
     init(_ response: Response<Value>) {
-        self.response = response
+        handle = ResolverHandle(response)
     }
+
+    /// The response this resolver finishes.
+    @inlinable
+    public var response: Response<Value> { handle.response }
 
     /// Succeeds the response with `value`, unless it is already done.
     ///
@@ -34,20 +43,20 @@ public struct Resolver<Value: Sendable>: Sendable {
     @inlinable
     @discardableResult
     public func succeed(_ value: Value, file: StaticString = #fileID, line: UInt = #line) -> Bool {
-        response.complete(with: .success(value), file: file, line: line)
+        handle.response.complete(with: .success(value), how: .resolving(file: file, line: line))
     }
 
     /// Fails the response with `error`, unless it is already done.
     ///
     /// - Parameters:
-    ///   - error: the failure, delivered to ``Response/onFailure(isolation:_:)`` callbacks.
+    ///   - error: the failure, delivered to ``Response/onFailure(_:)`` callbacks.
     ///   - file: the call site, reported when the response was already done. Leave the default.
     ///   - line: the call site, reported when the response was already done. Leave the default.
     /// - Returns: `true` when this call finished the response; `false` when it was already done.
     @inlinable
     @discardableResult
     public func fail(_ error: any Error, file: StaticString = #fileID, line: UInt = #line) -> Bool {
-        response.complete(with: .failure(error), file: file, line: line)
+        handle.response.complete(with: .failure(error), how: .resolving(file: file, line: line))
     }
 
     /// Finishes the response with `result`, unless it is already done.
@@ -64,21 +73,21 @@ public struct Resolver<Value: Sendable>: Sendable {
         file: StaticString = #fileID,
         line: UInt = #line
     ) -> Bool {
-        response.complete(with: result, file: file, line: line)
+        handle.response.complete(with: result, how: .resolving(file: file, line: line))
     }
 
-    /// Finishes the response unless it is done, and says nothing if it was: for combinators whose
-    /// inputs race to finish one response (a timer against the work, the first of many inputs).
+    /// Finishes the response unless it is done, and says nothing if it was: for inputs that race
+    /// to finish one response (a timer against the work).
     @inlinable
     @discardableResult
     func resolveIfPending(with result: Result<Value, any Error>) -> Bool {
-        response.complete(with: result, reportingDuplicate: false)
+        handle.response.complete(with: result, how: .racing)
     }
 
     /// Whether the response was cancelled. Long work can poll it to stop early.
     @inlinable
     public var isCancelled: Bool {
-        response.isCancelled
+        handle.response.isCancelled
     }
 
     /// Runs `handler` when the response is cancelled, so the work can stop early.
@@ -89,7 +98,7 @@ public struct Resolver<Value: Sendable>: Sendable {
     ///
     /// - Parameter handler: stops the work. Keep it short: it runs on the cancelling thread.
     public func onCancel(_ handler: @escaping @Sendable () -> Void) {
-        if response.addCancellationHandler(handler) { handler() }
+        handle.response.addCancellationHandler(handler)
     }
 }
 
@@ -100,5 +109,22 @@ extension Resolver where Value == Void {
     @discardableResult
     public func succeed(file: StaticString = #fileID, line: UInt = #line) -> Bool {
         succeed((), file: file, line: line)
+    }
+}
+
+/// The object behind every copy of a ``Resolver``: when the last copy goes, a response that is
+/// still pending can never be resolved, so it fails with ``ResponseError/abandoned``.
+@usableFromInline
+final class ResolverHandle<Value: Sendable>: Sendable {
+    @usableFromInline let response: Response<Value>
+
+    @inlinable
+    init(_ response: Response<Value>) {
+        self.response = response
+    }
+
+    deinit {
+        // The flags first, read without the value type's metadata: the common case is done.
+        if !response.isDone { response.abandonIfPending() }
     }
 }

@@ -19,11 +19,18 @@ public struct ResponseDiagnostic: Sendable, CustomStringConvertible {
         /// ``ResponseDiagnostics/longWaitThreshold``: perhaps the work needs the thread or queue
         /// that the wait blocks, and can never finish.
         public static let longWait = Kind(description: "longWait")
-        /// A blocking wait with no timeout started inside a main-queue job on a thread other than
-        /// the main thread (as after `dispatchMain()` on Linux, or in a `@MainActor` test under
-        /// Swift Testing). The wait cannot keep the main queue running there, so work that needs
-        /// the main queue cannot finish. Reported once, when the wait starts.
+        /// A blocking wait started inside a main-queue job (a `DispatchQueue.main` block, a
+        /// `@MainActor` task, a `.main` callback run during another wait) on a response that was not
+        /// done. The main queue can run nothing else until that job returns: the wait runs
+        /// ResponseKit's own main-queue work, but work that needs any other main-queue job can
+        /// never finish. Reported at once, naming the response.
         public static let mainQueueBlocked = Kind(description: "mainQueueBlocked")
+        /// A pending response's last resolver was released before it was resolved: the response
+        /// failed with ``ResponseError/abandoned``, so its callbacks and waiters hear of it.
+        public static let abandoned = Kind(description: "abandoned")
+        /// A `flatMap` or `flatMapError` returned the response it makes; that response failed with
+        /// ``ResponseError/returnedSelf`` instead of waiting for itself forever.
+        public static let returnedSelf = Kind(description: "returnedSelf")
     }
 
     /// What kind of problem this is.

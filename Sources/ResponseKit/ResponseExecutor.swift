@@ -64,23 +64,29 @@ public struct ResponseExecutor: Sendable {
         ResponseExecutor(kind: .custom(CustomExecutorBox(executor: executor)))
     }
 
-    /// Whether jobs run inline on the calling thread.
-    var isImmediate: Bool {
-        if case .immediate = kind { return true }
-        return false
-    }
-
     /// Runs `job` on this executor: inline for ``immediate``, enqueued otherwise.
+    ///
+    /// Jobs for ``main`` (and for `queue(.main)`) go through ResponseKit's own main-queue jobs,
+    /// in order, so that a blocking read on the main thread can still run them.
     ///
     /// - Parameter job: the work to run, exactly once.
     public func execute(_ job: @escaping @Sendable () -> Void) {
+        run(job)
+    }
+
+    @usableFromInline
+    func run(_ job: @escaping @Sendable () -> Void) {
         switch kind {
         case .main:
-            DispatchQueue.main.async(execute: job)
+            MainQueueJobs.enqueue(job)
         case .immediate:
             job()
         case .queue(let queue):
-            queue.async(execute: job)
+            if queue === DispatchQueue.main {
+                MainQueueJobs.enqueue(job)
+            } else {
+                queue.async(execute: job)
+            }
         case .custom(let custom):
             custom.executor.execute(job)
         }

@@ -162,13 +162,13 @@ public final class ServiceManager {
     ) {
         let deadline = timer.timeout(after: timeout)
         var isAnswered = false
-        response.onResult { result in
+        response.mainActor.onResult { result in
             guard !isAnswered else { return }
             isAnswered = true
             deadline.cancel()
             body(result)
         }
-        deadline.onCompletion { _ in
+        deadline.mainActor.onCompletion { _ in
             guard !isAnswered else { return }
             isAnswered = true
             response.cancel()

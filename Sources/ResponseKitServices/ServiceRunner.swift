@@ -145,7 +145,7 @@ public final class ServiceRunner {
             preconditionFailure("ServiceRunner.run(): \(error); give the runner a manager it can start")
         }
         log("starting \(manager.serviceNames.count) services: \(manager.serviceNames.joined(separator: ", "))")
-        starting.onResult { [self] result in
+        starting.mainActor.onResult { [self] result in
             if case .failure(let error) = result { log("running without some services: \(error)") }
             guard state == .running else { return }
             _ = try? manager.send(.didFinishLaunching)
@@ -182,8 +182,8 @@ public final class ServiceRunner {
             // Not started yet, or already stopped by the app: no service is running to be told.
             terminating = .succeeded((), on: .immediate)
         }
-        terminating.onResult { [self] terminated in
-            manager.stop().onResult { [self] stopped in
+        terminating.mainActor.onResult { [self] terminated in
+            manager.stop().mainActor.onResult { [self] stopped in
                 guard state == .shuttingDown else { return }
                 var problems: [String] = []
                 if case .failure(let error) = terminated { problems.append("\(error)") }

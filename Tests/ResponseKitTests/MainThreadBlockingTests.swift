@@ -47,7 +47,8 @@ final class MainThreadBlockingTests: XCTestCase {
     }
 
     func testWaitTimeout_onMainThread_timesOut() {
-        let (response, _) = Response<Int>.pending()
+        let (response, responseResolver) = Response<Int>.pending()
+        defer { withExtendedLifetime(responseResolver) {} }  // pending on purpose: never resolved, never abandoned
         XCTAssertThrowsError(try response.wait(timeout: .milliseconds(30))) { error in
             XCTAssertEqual(error as? ResponseError, .timedOut)
         }
@@ -63,7 +64,7 @@ final class MainThreadBlockingTests: XCTestCase {
         let (response, resolver) = Response<Int>.pending(on: .immediate)
         let delivered = Response<Bool>.pending(on: .immediate)
         MainActor.assumeIsolated {
-            _ = response.onCompletion { _ in delivered.resolver.succeed(Thread.isMainThread) }
+            _ = response.mainActor.onCompletion { _ in delivered.resolver.succeed(Thread.isMainThread) }
         }
         DispatchQueue.global().async { resolver.succeed(1) }
         XCTAssertTrue(try delivered.response.value)
@@ -80,12 +81,12 @@ final class MainThreadChainTests: XCTestCase {
         XCTAssertEqual(try chain.value, 10)
     }
 
-    func testTenStepChain_resolvedOnTheMainQueue_runsItsStepsOffTheMainThread() throws {
+    func testTenStepChain_onAGlobalQueue_resolvedOnTheMainQueue_runsItsStepsOffTheMainThread() throws {
         let (source, resolver) = Response<Int>.pending()
         let stepsOnMain = Recorder<Bool>()
         var chain = source
         for _ in 0..<10 {
-            chain = chain.map { value in
+            chain = chain.map(on: .queue(.global())) { value in
                 stepsOnMain.record(Thread.isMainThread)
                 return value + 1
             }

@@ -58,7 +58,8 @@ struct ResponseBlockingTests {
     // MARK: - wait(timeout:)
 
     @Test func waitTimeout_throwsTimedOut_whenNotDoneInTime() {
-        let (response, _) = Response<Int>.pending()
+        let (response, responseResolver) = Response<Int>.pending()
+        defer { withExtendedLifetime(responseResolver) {} }  // pending on purpose: never resolved, never abandoned
         #expect(throws: ResponseError.timedOut) { try response.wait(timeout: .milliseconds(20)) }
         #expect(!response.isDone)  // giving up does not cancel
     }
@@ -75,7 +76,8 @@ struct ResponseBlockingTests {
     }
 
     @Test func waitTimeout_zero_onlyChecks() {
-        let (response, _) = Response<Int>.pending()
+        let (response, responseResolver) = Response<Int>.pending()
+        defer { withExtendedLifetime(responseResolver) {} }  // pending on purpose: never resolved, never abandoned
         #expect(throws: ResponseError.timedOut) { try response.wait(timeout: .zero) }
     }
 

@@ -242,7 +242,7 @@ struct ResponseCallbacksTests {
         var failures = 0
 
         func present(_ response: Response<String>) {
-            response
+            response.mainActor
                 .onCompletion { name in self.title = "Hello, \(name)" }
                 .onFailure { _ in self.failures += 1 }
         }
@@ -267,7 +267,7 @@ struct ResponseCallbacksTests {
         let (response, resolver) = Response<Int>.pending(on: .immediate)
         let delivered = Response<Bool>.pending(on: .immediate)
         await MainActor.run {
-            _ = response.onCompletion { _ in
+            _ = response.mainActor.onCompletion { _ in
                 MainActor.assertIsolated()
                 delivered.resolver.succeed(true)
             }
@@ -281,9 +281,9 @@ struct ResponseCallbacksTests {
     actor Counter {
         var total = 0
         func observe(_ response: Response<Int>, then done: Resolver<Int>) {
-            response.onCompletion { value in
-                self.total += value
-                done.succeed(self.total)
+            response.onCompletion(isolatedTo: self) { counter, value in
+                counter.total += value
+                done.succeed(counter.total)
             }
         }
     }

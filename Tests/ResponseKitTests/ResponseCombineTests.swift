@@ -15,7 +15,8 @@ struct ResponseCombineTests {
 
     @Test func all_isPending_untilEveryResponseSucceeds() {
         let (a, resolveA) = Response<Int>.pending(on: .immediate)
-        let (b, _) = Response<Int>.pending(on: .immediate)
+        let (b, bResolver) = Response<Int>.pending(on: .immediate)
+        defer { withExtendedLifetime(bResolver) {} }  // pending on purpose: never resolved, never abandoned
         let combined = Response.all([a, b], on: .immediate)
         resolveA.succeed(1)
         #expect(!combined.isDone)
@@ -82,7 +83,8 @@ struct ResponseCombineTests {
 
     @Test func zip_failsWithTheFirstFailure_andCancelsTheRest() {
         let (number, resolveNumber) = Response<Int>.pending(on: .immediate)
-        let (text, _) = Response<String>.pending(on: .immediate)
+        let (text, textResolver) = Response<String>.pending(on: .immediate)
+        defer { withExtendedLifetime(textResolver) {} }  // pending on purpose: never resolved, never abandoned
         let zipped = Response.zip(number, text, on: .immediate)
         resolveNumber.fail(TestError(code: 8))
         #expect(zipped.error as? TestError == TestError(code: 8))
@@ -101,7 +103,8 @@ struct ResponseCombineTests {
     }
 
     @Test func race_aFailureCanWin() {
-        let (slow, _) = Response<Int>.pending(on: .immediate)
+        let (slow, slowResolver) = Response<Int>.pending(on: .immediate)
+        defer { withExtendedLifetime(slowResolver) {} }  // pending on purpose: never resolved, never abandoned
         let failing = Response<Int>.failed(TestError(code: 2), on: .immediate)
         let winner = Response.race([slow, failing], on: .immediate)
         #expect(winner.error as? TestError == TestError(code: 2))

@@ -24,7 +24,8 @@ struct ResponseConcurrencyTests {
     }
 
     @Test func blockingValueInATask_endsWithCancellationError_whenTheTaskIsCancelled() async {
-        let (response, _) = Response<Int>.pending()
+        let (response, responseResolver) = Response<Int>.pending()
+        defer { withExtendedLifetime(responseResolver) {} }  // pending on purpose: never resolved, never abandoned
         let task = Task.detached { try response.value }
         task.cancel()
         await #expect(throws: CancellationError.self) { try await task.value }

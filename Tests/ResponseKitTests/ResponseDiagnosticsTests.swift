@@ -72,7 +72,8 @@ struct ResponseDiagnosticsTests {
         let previousThreshold = ResponseDiagnostics.longWaitThreshold
         defer { ResponseDiagnostics.longWaitThreshold = previousThreshold }
         ResponseDiagnostics.longWaitThreshold = .milliseconds(1)
-        let (response, _) = Response<Int>.pending(); let creationLine = UInt(#line)
+        let (response, responseResolver) = Response<Int>.pending(); let creationLine = UInt(#line)
+        defer { withExtendedLifetime(responseResolver) {} }  // pending on purpose: never resolved, never abandoned
         #expect(throws: ResponseError.timedOut) { try response.wait(timeout: .milliseconds(20)) }
         #expect(diagnostics(forResponseCreatedAt: creationLine).isEmpty)
     }
@@ -144,7 +145,8 @@ struct ResponseDiagnosticsTests {
     @Test func cancelledResponses_areNotReportedAsUnobserved() {
         var creationLine: UInt = 0
         do {
-            let (response, _) = Response<Int>.pending(on: .immediate); creationLine = #line
+            let (response, responseResolver) = Response<Int>.pending(on: .immediate); creationLine = #line
+            defer { withExtendedLifetime(responseResolver) {} }  // pending on purpose: never resolved, never abandoned
             response.cancel()
         }
         #expect(creationLine > 0)

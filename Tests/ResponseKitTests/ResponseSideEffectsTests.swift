@@ -45,7 +45,8 @@ struct ResponseSideEffectsTests {
         }
         let ok = Response.succeeded(1, on: .immediate).always { outcomes.record(describe($0)) }
         let bad = Response<Int>.failed(TestError(), on: .immediate).always { outcomes.record(describe($0)) }
-        let (pending, _) = Response<Int>.pending(on: .immediate)
+        let (pending, pendingResolver) = Response<Int>.pending(on: .immediate)
+        defer { withExtendedLifetime(pendingResolver) {} }  // pending on purpose: never resolved, never abandoned
         let cancelled = pending.always { outcomes.record(describe($0)) }
         pending.cancel()
 

@@ -20,7 +20,8 @@ struct ResponseTests {
     }
 
     @Test func pending_usesMainExecutorByDefault() {
-        let (response, _) = Response<Int>.pending()
+        let (response, responseResolver) = Response<Int>.pending()
+        defer { withExtendedLifetime(responseResolver) {} }  // pending on purpose: never resolved, never abandoned
         #expect("\(response.executor)" == "main")
     }
 

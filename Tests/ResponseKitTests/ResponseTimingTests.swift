@@ -48,13 +48,15 @@ struct ResponseTimingTests {
     }
 
     @Test func timeout_withRealTime_firesWithoutHelp() {
-        let (work, _) = Response<Int>.pending(on: .immediate)
+        let (work, workResolver) = Response<Int>.pending(on: .immediate)
+        defer { withExtendedLifetime(workResolver) {} }  // pending on purpose: never resolved, never abandoned
         let limited = work.timeout(after: .milliseconds(10))
         #expect(limited.error as? ResponseError == .timedOut)
     }
 
     @Test func timeout_longerThanDispatchCanCount_meansNever() {
-        let (work, _) = Response<Int>.pending(on: .immediate)
+        let (work, workResolver) = Response<Int>.pending(on: .immediate)
+        defer { withExtendedLifetime(workResolver) {} }  // pending on purpose: never resolved, never abandoned
         let limited = work.timeout(after: .seconds(9_223_372_036) + .milliseconds(900))
         _ = try? limited.wait(timeout: .milliseconds(50))
         #expect(!limited.isDone)  // it used to wrap around and fire at once
@@ -83,7 +85,8 @@ struct ResponseTimingTests {
 
     @Test func delay_passesCancellationAtOnce() {
         let scheduler = ManualScheduler()
-        let (work, _) = Response<Int>.pending(on: .immediate)
+        let (work, workResolver) = Response<Int>.pending(on: .immediate)
+        defer { withExtendedLifetime(workResolver) {} }  // pending on purpose: never resolved, never abandoned
         let delayed = work.delay(by: .seconds(1), scheduler: scheduler)
         work.cancel()
         #expect(delayed.error is CancellationError)

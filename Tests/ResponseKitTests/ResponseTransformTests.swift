@@ -1,3 +1,4 @@
+import Foundation
 import Dispatch
 import ResponseKit
 import ResponseKitTesting
@@ -58,16 +59,46 @@ struct ResponseTransformTests {
         #expect(try chain.value == 10)
     }
 
-    @Test func map_neverRunsTransformations_onTheMainQueue() throws {
+    @Test func map_byDefault_runsInlineOnTheThreadThatFinishesTheResponse() throws {
+        let (response, resolver) = Response<Int>.pending(on: .immediate)
+        let threads = Recorder<String>()
+        let mapped = response.map { value -> Int in
+            threads.record("\(pthread_self())")
+            return value + 1
+        }
+        let doneBeforeSucceedReturned = Response<Bool>.pending(on: .immediate)
+        DispatchQueue.global().async {
+            threads.record("\(pthread_self())")
+            resolver.succeed(1)
+            doneBeforeSucceedReturned.resolver.succeed(mapped.isDone)
+        }
+        #expect(try doneBeforeSucceedReturned.response.value)
+        #expect(try mapped.value == 2)
+        let seen = threads.values
+        #expect(seen.count == 2 && seen[0] == seen[1], "the transformation ran on the finishing thread")
+    }
+
+    @Test func map_onAQueue_runsThere_evenWhenFinishedOnTheMainQueue() throws {
         let (response, resolver) = Response<Int>.pending()
         let onMain = Recorder<Bool>()
-        let mapped = response.map { value -> Int in
+        let mapped = response.map(on: .queue(.global())) { value -> Int in
             onMain.record(MainQueueProbe.isOnMainQueue)
             return value
         }
         DispatchQueue.main.async { resolver.succeed(1) }  // finished on the main queue
         #expect(try mapped.value == 1)
         #expect(onMain.values == [false])
+    }
+
+    @Test func map_onAManualExecutor_runsOnlyWhenTheTestDrainsIt() throws {
+        let manual = ManualExecutor()
+        let (response, resolver) = Response<Int>.pending(on: .immediate)
+        let mapped = response.map(on: manual.executor) { $0 * 2 }
+        resolver.succeed(21)
+        #expect(!mapped.isDone)
+        #expect(manual.runAll() == 1)
+        #expect(mapped.isSuccessful)
+        #expect(try mapped.value == 42)
     }
 
     // MARK: - flatMap
@@ -122,7 +153,8 @@ struct ResponseTransformTests {
     }
 
     @Test func recover_doesNotRecoverCancellation() {
-        let (response, _) = Response<Int>.pending(on: .immediate)
+        let (response, responseResolver) = Response<Int>.pending(on: .immediate)
+        defer { withExtendedLifetime(responseResolver) {} }  // pending on purpose: never resolved, never abandoned
         let recovered = response.recover { _ in -1 }
         response.cancel()
         #expect(recovered.error is CancellationError)
@@ -161,7 +193,8 @@ struct ResponseTransformTests {
     }
 
     @Test func mapError_leavesCancellationAlone() {
-        let (response, _) = Response<Int>.pending(on: .immediate)
+        let (response, responseResolver) = Response<Int>.pending(on: .immediate)
+        defer { withExtendedLifetime(responseResolver) {} }  // pending on purpose: never resolved, never abandoned
         let mapped = response.mapError { _ in TestError() }
         response.cancel()
         #expect(mapped.error is CancellationError)

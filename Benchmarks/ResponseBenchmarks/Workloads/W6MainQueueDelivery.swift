@@ -32,7 +32,7 @@ enum W6MainQueueDelivery {
         resolvers.reserveCapacity(callbacks)
         for _ in 0..<callbacks {
             let (response, resolver) = Response<Int>.pending(on: .main)
-            response.onCompletion { received.add($0) }
+            response.mainActor.onCompletion { received.add($0) }
             resolvers.append(resolver)
         }
         let pending = resolvers

@@ -20,7 +20,7 @@ enum W7InteractorThroughput {
             target: .ratio(1.3),
             responseKit: Variant(name: "ResponseKit interactor", role: .responseKit) { requests in
                 run(requests, inFlight: inFlight, in: "W7 ResponseKit") { request, loop in
-                    DoublingInteractor().execute(request).onCompletion { loop.receive($0) }
+                    DoublingInteractor().execute(request).mainActor.onCompletion { loop.receive($0) }
                 }
             },
             floor: Variant(name: "global().async + main.async", role: .floor) { requests in

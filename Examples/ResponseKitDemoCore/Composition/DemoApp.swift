@@ -128,7 +128,7 @@ public final class DemoApp {
         output.writeLine("ResponseKit demo: sign in, then keep a list of cities. Type 'help' for the commands.")
         output.writeLine("Data in \(dataDirectory); quit with 'quit', Ctrl-D or Ctrl-C.")
         let shown = auth.controller.refresh()
-        shown.onCompletion { _ in
+        shown.mainActor.onCompletion { _ in
             self.loop?.onFinish = { [weak self] in
                 guard let self, !isStopping else { return }
                 onQuit()

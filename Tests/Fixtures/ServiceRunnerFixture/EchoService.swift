@@ -22,7 +22,7 @@ final class EchoService: Service {
     private let stopAnswer: StopAnswer
     private let announcesReady: Bool
     /// Kept so that a hanging stop stays pending rather than being released unanswered.
-    private var hangingStop: Response<Void>?
+    private var hangingStop: Response<Void>.Resolver?
 
     init(name: String, stopAnswer: StopAnswer = .succeed, announcesReady: Bool = false) {
         self.name = name
@@ -49,8 +49,8 @@ final class EchoService: Service {
         case .fail:
             return .failed(StopFailed(), on: .immediate)
         case .hang:
-            let (response, _) = Response<Void>.pending(on: .immediate)
-            hangingStop = response
+            let (response, resolver) = Response<Void>.pending(on: .immediate)
+            hangingStop = resolver  // kept, never resolved: the stop hangs (a dropped resolver would fail it)
             return response
         }
     }

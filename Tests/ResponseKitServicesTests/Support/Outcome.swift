@@ -21,7 +21,7 @@ func outcome<Value: Sendable>(
             }
             continuation?.resume(returning: result)
         }
-        response.onResult(isolation: nil) { resume($0) }
+        response.onResult { resume($0) }
         DispatchQueue.global().asyncAfter(deadline: .now() + 30) { resume(.failure(NeverFinished())) }
     }
     if case .failure(let error) = result, error is NeverFinished {

@@ -7,7 +7,8 @@ struct TimingOutAuthenticationTests {
     let scheduler = ManualScheduler()
 
     @Test func aSlowUseCase_failsWithTimedOut_atTheLimit_andIsCancelled() {
-        let (slow, _) = Response<AuthenticatedUser>.pending(on: .immediate)
+        let (slow, slowResolver) = Response<AuthenticatedUser>.pending(on: .immediate)
+        defer { withExtendedLifetime(slowResolver) {} }  // pending on purpose: never resolved, never abandoned
         let useCase = AuthenticationUseCaseStub { _ in slow }.timingOut(after: .seconds(5), scheduler: scheduler)
 
         let response = useCase.authenticate(.ada)

@@ -34,7 +34,7 @@ public final class AuthenticationScreen {
     public func signIn(email: String, password: String) -> Response<Void> {
         output.writeLine("sign in as \(email.isEmpty ? "(no email)" : email)")
         let (printed, resolver) = Response<Void>.pending(on: .immediate)
-        viewModel.signIn(email: email, password: password).onCompletion { _ in
+        viewModel.signIn(email: email, password: password).mainActor.onCompletion { _ in
             self.show()
             resolver.succeed()
         }

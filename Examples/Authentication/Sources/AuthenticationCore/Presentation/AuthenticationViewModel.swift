@@ -45,7 +45,7 @@ public final class AuthenticationViewModel {
         errorMessage = nil
         message = "Signing in…"
         useCase.authenticate(Credentials(email: email, password: password))
-            .onCompletion { user in
+            .mainActor.onCompletion { user in
                 self.isSigningIn = false
                 self.user = user.name
                 self.message = "Welcome, \(user.name)."

@@ -39,7 +39,7 @@ public final class CitiesApp {
 
     /// Shows the list, then reads commands.
     public func start() {
-        module.controller.showCities().onCompletion { _ in
+        module.controller.showCities().mainActor.onCompletion { _ in
             self.loop?.onFinish = { [weak self] in self?.onFinish() }
             self.loop?.start()
         }

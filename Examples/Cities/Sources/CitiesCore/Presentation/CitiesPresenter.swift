@@ -67,7 +67,7 @@ public final class CitiesPresenter {
     private func present<Value>(_ response: Response<Value>, _ makeViewModel: @escaping (Value) -> CitiesViewModel) -> Response<Void> {
         let (shown, resolver) = Response<Void>.pending(on: .immediate)
         response
-            .onCompletion { value in
+            .mainActor.onCompletion { value in
                 self.view?.display(makeViewModel(value))
                 resolver.succeed()
             }

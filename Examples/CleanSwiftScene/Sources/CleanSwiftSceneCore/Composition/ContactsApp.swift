@@ -40,7 +40,7 @@ public final class ContactsApp {
     @discardableResult
     public func start() -> Response<Void> {
         let shown = navigator.push(ListContactsConfigurator.makeScene(worker: worker, navigator: navigator, output: output))
-        shown.onCompletion { _ in
+        shown.mainActor.onCompletion { _ in
             self.loop?.onFinish = { [weak self] in self?.onFinish() }
             self.loop?.start()
         }

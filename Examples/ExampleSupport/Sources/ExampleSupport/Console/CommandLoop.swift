@@ -85,7 +85,7 @@ public final class CommandLoop {
     private func readNext() {
         guard !isFinished else { return }
         if isInteractive { output.write(prompt) }
-        input.nextLine()
+        input.nextLine().mainActor
             .onCompletion { line in self.received(line) }
             .onFailure { error in
                 self.output.writeLine("error: could not read the next command: \(error)")
@@ -103,7 +103,7 @@ public final class CommandLoop {
         let command = line.trimmingCharacters(in: .whitespaces)
         guard !command.isEmpty else { return readNext() }
         if !isInteractive { output.writeLine("\(prompt)\(command)") }
-        handle(command)
+        handle(command).mainActor
             .onCompletion { step in
                 if step == .quit { self.finish() } else { self.readNext() }
             }

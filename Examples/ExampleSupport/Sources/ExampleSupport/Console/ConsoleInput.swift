@@ -8,7 +8,7 @@ import ResponseKit
 /// of its own and returns at once: the line arrives later, like any other answer.
 ///
 /// ```swift
-/// input.nextLine().onCompletion { line in   // on the main actor
+/// input.nextLine().mainActor.onCompletion { line in   // on the main actor
 ///     if let line { handle(line) } else { quit() }
 /// }
 /// ```

@@ -47,7 +47,7 @@ public final class SignInApp {
     /// Shows the session's status, then reads commands.
     public func start() {
         output.writeLine("Sign in / sign out. Type 'help' for the commands.")
-        module.controller.refresh().onCompletion { _ in
+        module.controller.refresh().mainActor.onCompletion { _ in
             self.loop?.onFinish = { [weak self] in self?.onFinish() }
             self.loop?.start()
         }

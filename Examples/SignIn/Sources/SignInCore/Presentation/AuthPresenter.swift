@@ -32,7 +32,7 @@ public final class AuthPresenter {
     public func present(_ response: Response<AuthState>) -> Response<Void> {
         let (shown, resolver) = Response<Void>.pending(on: .immediate)
         response
-            .onCompletion { state in
+            .mainActor.onCompletion { state in
                 self.state = state
                 self.view?.display(Self.viewModel(for: state))
                 resolver.succeed()

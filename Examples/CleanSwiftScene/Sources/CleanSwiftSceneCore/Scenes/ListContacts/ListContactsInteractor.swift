@@ -42,7 +42,7 @@ public final class ListContactsInteractor: ListContactsBusinessLogic, ListContac
 
     /// Fetches the contacts; a failure is presented too, and keeps the last list.
     public func fetchContacts(request: ListContacts.FetchContacts.Request) {
-        worker.fetchContacts()
+        worker.fetchContacts().mainActor
             .onCompletion { contacts in
                 self.contacts = contacts
                 self.presenter?.presentFetchContacts(response: .init(result: .success(contacts)))

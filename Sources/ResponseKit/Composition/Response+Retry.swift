@@ -79,7 +79,7 @@ private final class Retrier<Value: Sendable>: Sendable {
         guard !resolver.response.isDone else { return }
         let response = makeAttempt()
         response.link(resolver.response)  // cancelling the retry cancels this attempt
-        response.observe { result in self.finished(attempt: attempt, with: result) }
+        response.register(.observer { result, _ in self.finished(attempt: attempt, with: result) })
     }
 
     private func finished(attempt: Int, with result: Result<Value, any Error>) {

@@ -1,3 +1,5 @@
+import CResponseKit
+
 extension Response {
     /// Succeeds with every value, in the order of `responses`, once all have succeeded; fails with
     /// the first failure, and then cancels the others (unless something else still waits on them).
@@ -24,15 +26,15 @@ extension Response {
     ) -> Response<Value> where Value == [Element] {
         let collected = Collector<Element>(count: responses.count)
         return combining(Array(responses), on: executor, file: file, line: line, whenEmpty: .success([])) {
-            index, input, resolver in
-            input.observe { result in
+            index, combined in
+            .observer { result, completion in
                 switch result {
                 case .success(let value):
                     if let values = collected.store(value, at: index) {
-                        resolver.resolveIfPending(with: .success(values))
+                        combined.complete(with: .success(values), chainedIn: &completion)
                     }
                 case .failure(let error):
-                    resolver.resolveIfPending(with: .failure(error))
+                    combined.complete(with: .failure(error), chainedIn: &completion)
                 }
             }
         }
@@ -58,8 +60,8 @@ extension Response {
         line: UInt = #line
     ) -> Response<Value> {
         combining(Array(responses), on: executor, file: file, line: line, whenEmpty: .failure(ResponseError.noResponses)) {
-            _, input, resolver in
-            input.observe { resolver.resolveIfPending(with: $0) }
+            _, combined in
+            .observer { result, completion in combined.complete(with: result, chainedIn: &completion) }
         }
     }
 
@@ -85,14 +87,14 @@ extension Response {
     ) -> Response<Value> {
         let failures = Collector<any Error>(count: responses.count)
         return combining(Array(responses), on: executor, file: file, line: line, whenEmpty: .failure(ResponseError.noResponses)) {
-            index, input, resolver in
-            input.observe { result in
+            index, combined in
+            .observer { result, completion in
                 switch result {
                 case .success:
-                    resolver.resolveIfPending(with: result)
+                    combined.complete(with: result, chainedIn: &completion)
                 case .failure(let error):
                     if let errors = failures.store(error, at: index) {
-                        resolver.resolveIfPending(with: .failure(ResponseAggregateError(errors: errors)))
+                        combined.complete(with: .failure(ResponseAggregateError(errors: errors)), chainedIn: &completion)
                     }
                 }
             }
@@ -157,8 +159,8 @@ extension Response {
     }
 
     /// The shape every combinator shares: a pending response that holds a claim on each input
-    /// (so finishing or cancelling it releases them), one observer per input set up by
-    /// `observeInput`, and `whenEmpty` at once when there are no inputs.
+    /// (so finishing or cancelling it releases them), one observer per input made by `observer`,
+    /// and `whenEmpty` at once when there are no inputs.
     @inlinable
     static func combining<Input: Sendable>(
         _ inputs: [Response<Input>],
@@ -166,15 +168,17 @@ extension Response {
         file: StaticString,
         line: UInt,
         whenEmpty: Result<Value, any Error>,
-        _ observeInput: (Int, Response<Input>, ResponseKit.Resolver<Value>) -> Void
+        _ observer: (Int, Response<Value>) -> ResponseCallback<Input>
     ) -> Response<Value> {
-        let (combined, resolver) = pending(on: executor, file: file, line: line)
+        let combined = Response(pendingOn: executor, file: file, line: line)
         guard !inputs.isEmpty else {
-            resolver.resolve(with: whenEmpty)
+            combined.complete(with: whenEmpty, how: .racing)
             return combined
         }
-        for input in inputs { input.link(combined) }
-        for (index, input) in inputs.enumerated() { observeInput(index, input, resolver) }
+        // Every claim at once, before the combined response is shared: no lock, one array.
+        for input in inputs { input.addClaim() }
+        combined.storagePointer.pointee.machine.makeExtras().upstreams = inputs
+        for (index, input) in inputs.enumerated() { input.register(observer(index, combined)) }
         return combined
     }
 }
@@ -182,13 +186,15 @@ extension Response {
 /// Values arriving out of order, from any thread, into their slots; complete once every slot
 /// is filled.
 ///
-/// Safety of `@unchecked Sendable`: `slots` and `missing` are read and written only while `word`
-/// is locked (the same atomic lock a response uses, which the thread sanitizer sees).
+/// Safety of `@unchecked Sendable`: `slots` and `missing` are read and written only in `store`,
+/// between `rk_lock` and `rk_unlock` on `word` (C11 atomics, which the thread sanitizer sees).
+/// `word` is the first stored property, so it sits where `_getUnsafePointerToStoredProperties`
+/// points, and is touched only through those functions.
 @usableFromInline
 final class Collector<Element: Sendable>: @unchecked Sendable {
-    @usableFromInline let word = ResponseWord(flags: 0)
-    @usableFromInline @exclusivity(unchecked) var slots: [Element?]
-    @usableFromInline @exclusivity(unchecked) var missing: Int
+    @usableFromInline var word = rk_word_make(0)
+    @usableFromInline var slots: [Element?]
+    @usableFromInline var missing: Int
 
     @inlinable
     init(count: Int) {
@@ -199,19 +205,15 @@ final class Collector<Element: Sendable>: @unchecked Sendable {
     /// Stores `element`; returns all elements, in order, when it was the last one missing.
     @inlinable
     func store(_ element: Element, at index: Int) -> [Element]? {
-        word.lock()
-        guard slots[index] == nil else {
-            word.unlock()
-            return nil
-        }
+        let lock = _getUnsafePointerToStoredProperties(self).assumingMemoryBound(to: rk_word.self)
+        rk_lock(lock)
+        defer { rk_unlock(lock) }
+        guard slots[index] == nil else { return nil }
         slots[index] = element
         missing -= 1
-        let values = missing == 0 ? slots.map { $0! } : nil
-        word.unlock()
-        return values
+        return missing == 0 ? slots.map { $0! } : nil
     }
 }
-
 /// The failure of ``Response/any(_:on:file:line:)`` when every response failed.
 public struct ResponseAggregateError: Error, CustomStringConvertible {
     /// Each response's error, in the order the responses were given.

@@ -10,33 +10,33 @@ extension Response {
     /// without calling `body`.
     ///
     /// - Parameters:
-    ///   - context: where `body` runs; `nil` (the default) for a worker context.
+    ///   - context: where `body` runs; ``ResponseExecutor/immediate`` (inline) by default.
     ///   - file: the creation site, for diagnostics. Leave the default.
     ///   - line: the creation site, for diagnostics. Leave the default.
     ///   - body: the side effect.
     /// - Returns: a response with this response's outcome.
     public func intercept(
-        on context: ResponseExecutor? = nil,
+        on context: ResponseExecutor = .immediate,
         file: StaticString = #fileID,
         line: UInt = #line,
         _ body: @escaping @Sendable (Value) -> Void
     ) -> Response<Value> {
-        derive(on: context, file: file, line: line) { result, resolver in
+        derive(on: context, file: file, line: line) { result, derived, completion in
             if case .success(let value) = result { body(value) }
-            resolver.resolve(with: result)
+            derived.complete(with: result, chainedIn: &completion)
         }
     }
 
     /// Another name for ``intercept(on:file:line:_:)``, as other future libraries spell it.
     ///
     /// - Parameters:
-    ///   - context: where `body` runs; `nil` (the default) for a worker context.
+    ///   - context: where `body` runs; ``ResponseExecutor/immediate`` (inline) by default.
     ///   - file: the creation site, for diagnostics. Leave the default.
     ///   - line: the creation site, for diagnostics. Leave the default.
     ///   - body: the side effect.
     /// - Returns: a response with this response's outcome.
     public func tap(
-        on context: ResponseExecutor? = nil,
+        on context: ResponseExecutor = .immediate,
         file: StaticString = #fileID,
         line: UInt = #line,
         _ body: @escaping @Sendable (Value) -> Void
@@ -54,20 +54,20 @@ extension Response {
     /// Registering it counts as observing a failure for ``ResponseDiagnostics``.
     ///
     /// - Parameters:
-    ///   - context: where `body` runs; `nil` (the default) for a worker context.
+    ///   - context: where `body` runs; ``ResponseExecutor/immediate`` (inline) by default.
     ///   - file: the creation site, for diagnostics. Leave the default.
     ///   - line: the creation site, for diagnostics. Leave the default.
     ///   - body: the side effect, given the result.
     /// - Returns: a response with this response's outcome.
     public func always(
-        on context: ResponseExecutor? = nil,
+        on context: ResponseExecutor = .immediate,
         file: StaticString = #fileID,
         line: UInt = #line,
         _ body: @escaping @Sendable (Result<Value, any Error>) -> Void
     ) -> Response<Value> {
-        let passedOn: Response<Value> = derive(on: context, file: file, line: line) { result, resolver in
+        let passedOn: Response<Value> = derive(on: context, file: file, line: line) { result, derived, completion in
             body(result)
-            resolver.resolve(with: result)
+            derived.complete(with: result, chainedIn: &completion)
         }
         // `body` sees the failure: that counts as observing it, even if nobody reads `passedOn`.
         passedOn.markFailureObserved()
@@ -77,13 +77,13 @@ extension Response {
     /// Runs a side effect on either outcome, without looking at it: `response.always { hideSpinner() }`.
     ///
     /// - Parameters:
-    ///   - context: where `body` runs; `nil` (the default) for a worker context.
+    ///   - context: where `body` runs; ``ResponseExecutor/immediate`` (inline) by default.
     ///   - file: the creation site, for diagnostics. Leave the default.
     ///   - line: the creation site, for diagnostics. Leave the default.
     ///   - body: the side effect.
     /// - Returns: a response with this response's outcome.
     public func always(
-        on context: ResponseExecutor? = nil,
+        on context: ResponseExecutor = .immediate,
         file: StaticString = #fileID,
         line: UInt = #line,
         _ body: @escaping @Sendable () -> Void

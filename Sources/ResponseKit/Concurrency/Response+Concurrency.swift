@@ -28,7 +28,7 @@ extension Response {
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 if waiter.install(continuation) {
-                    observe { result in waiter.resume(with: result) }
+                    register(.observer { result, _ in waiter.resume(with: result) })
                 }
             }
         } onCancel: {
@@ -75,7 +75,7 @@ extension Response {
         line: UInt = #line,
         _ operation: sending @escaping @isolated(any) () async throws -> Value
     ) {
-        self.init(status: .pending(.empty), executor: executor, file: file, line: line)
+        self.init(pendingOn: executor, file: file, line: line)
         let resolver = Resolver(self)
         let task = Task(priority: priority) {
             do {

@@ -9,13 +9,13 @@ extension Response {
     /// ```
     ///
     /// - Parameters:
-    ///   - context: where `check` runs; `nil` (the default) for a worker context.
+    ///   - context: where `check` runs; ``ResponseExecutor/immediate`` (inline) by default.
     ///   - file: the creation site, for diagnostics. Leave the default.
     ///   - line: the creation site, for diagnostics. Leave the default.
     ///   - check: throws the caller's error when the value is not acceptable.
     /// - Returns: a response that fails when the check throws.
     public func validate(
-        on context: ResponseExecutor? = nil,
+        on context: ResponseExecutor = .immediate,
         file: StaticString = #fileID,
         line: UInt = #line,
         _ check: @escaping @Sendable (Value) throws -> Void
@@ -34,14 +34,14 @@ extension Response {
     ///
     /// - Parameters:
     ///   - error: the failure to use when the value is not acceptable.
-    ///   - context: where `predicate` runs; `nil` (the default) for a worker context.
+    ///   - context: where `predicate` runs; ``ResponseExecutor/immediate`` (inline) by default.
     ///   - file: the creation site, for diagnostics. Leave the default.
     ///   - line: the creation site, for diagnostics. Leave the default.
     ///   - predicate: whether the value is acceptable.
     /// - Returns: a response that fails with `error` when the predicate says no.
     public func validate(
         orFailWith error: @escaping @autoclosure @Sendable () -> any Error,
-        on context: ResponseExecutor? = nil,
+        on context: ResponseExecutor = .immediate,
         file: StaticString = #fileID,
         line: UInt = #line,
         _ predicate: @escaping @Sendable (Value) -> Bool
@@ -55,13 +55,13 @@ extension Response {
     /// Prefer ``validate(orFailWith:on:file:line:_:)`` to say what was wrong.
     ///
     /// - Parameters:
-    ///   - context: where `predicate` runs; `nil` (the default) for a worker context.
+    ///   - context: where `predicate` runs; ``ResponseExecutor/immediate`` (inline) by default.
     ///   - file: the creation site, for diagnostics. Leave the default.
     ///   - line: the creation site, for diagnostics. Leave the default.
     ///   - predicate: whether the value is acceptable.
     /// - Returns: a response that fails when the predicate says no.
     public func validate(
-        on context: ResponseExecutor? = nil,
+        on context: ResponseExecutor = .immediate,
         file: StaticString = #fileID,
         line: UInt = #line,
         _ predicate: @escaping @Sendable (Value) -> Bool

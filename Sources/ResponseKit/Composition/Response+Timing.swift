@@ -22,13 +22,12 @@ extension Response {
         file: StaticString = #fileID,
         line: UInt = #line
     ) -> Response<Value> {
-        let (derived, resolver): (Response<Value>, ResponseKit.Resolver<Value>) =
-            makeDerived(claiming: self, file: file, line: line)
+        let derived: Response<Value> = makeDerived(file: file, line: line)
         let timer = scheduler.schedule(after: limit) {
-            resolver.resolveIfPending(with: .failure(ResponseError.timedOut))
+            derived.complete(with: .failure(ResponseError.timedOut), how: .racing)
         }
-        derived.observe { _ in timer.cancel() }
-        observe { result in resolver.resolveIfPending(with: result) }
+        derived.register(.observer { _, _ in timer.cancel() })
+        register(.observer { result, completion in derived.complete(with: result, chainedIn: &completion) })
         return derived
     }
 
@@ -50,16 +49,17 @@ extension Response {
         file: StaticString = #fileID,
         line: UInt = #line
     ) -> Response<Value> {
-        let (derived, resolver): (Response<Value>, ResponseKit.Resolver<Value>) =
-            makeDerived(claiming: self, file: file, line: line)
-        observe { result in
-            guard !Self.isCancellation(result) else {
-                resolver.resolveIfPending(with: result)
-                return
+        let derived: Response<Value> = makeDerived(file: file, line: line)
+        register(
+            .observer { result, completion in
+                if case .failure(let error) = result, error is CancellationError {
+                    derived.complete(with: result, chainedIn: &completion)
+                    return
+                }
+                let timer = scheduler.schedule(after: interval) { derived.complete(with: result, how: .racing) }
+                derived.register(.observer { _, _ in timer.cancel() }, context: &completion)
             }
-            let timer = scheduler.schedule(after: interval) { resolver.resolveIfPending(with: result) }
-            derived.observe { _ in timer.cancel() }
-        }
+        )
         return derived
     }
 

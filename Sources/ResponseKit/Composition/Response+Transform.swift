@@ -1,46 +1,35 @@
 extension Response {
     /// Transforms the value; failures and cancellation pass through unchanged.
     ///
-    /// `transform` runs once this response succeeds, in a worker context (inline on the thread
-    /// that finished this response, or on a global queue if that was the main queue), unless you
-    /// pass `context`. An error it throws fails the new response. Cancelling the new response
-    /// cancels this one, unless another derived response still waits on it.
+    /// `transform` runs once this response succeeds, in `context`: by default
+    /// ``ResponseExecutor/immediate``, inline on the thread that finishes this response (or that
+    /// calls `map`, when this response is already done). So a chain never needs the main thread,
+    /// sibling transformations start in the order they were added, and tests that drive a
+    /// `ManualExecutor` or `ManualScheduler` stay deterministic. Pass another executor to move
+    /// heavy work elsewhere (`.queue(.global())`) or to step it by hand in a test
+    /// (`manual.executor`). An error `transform` throws fails the new response. Cancelling the
+    /// new response cancels this one, unless another derived response still waits on it.
     ///
     /// ```swift
     /// let name: Response<String> = fetchUser(id: 7).map { user in user.name }
     /// ```
     ///
     /// - Parameters:
-    ///   - context: where `transform` runs; `nil` (the default) for a worker context.
+    ///   - context: where `transform` runs; ``ResponseExecutor/immediate`` by default.
     ///   - file: the creation site, for diagnostics. Leave the default.
     ///   - line: the creation site, for diagnostics. Leave the default.
     ///   - transform: makes the new value from this response's value.
     /// - Returns: a response with the transformed value, delivering on this response's executor.
     @inlinable
     public func map<NewValue: Sendable>(
-        on context: ResponseExecutor? = nil,
+        on context: ResponseExecutor = .immediate,
         file: StaticString = #fileID,
         line: UInt = #line,
         _ transform: @escaping @Sendable (Value) throws -> NewValue
     ) -> Response<NewValue> {
-        // Registered directly rather than through `derive`: one closure per step instead of two.
-        let (derived, resolver): (Response<NewValue>, ResponseKit.Resolver<NewValue>) =
-            makeDerived(claiming: self, file: file, line: line)
-        register(
-            .inline { result in
-                guard !resolver.response.isDone else { return }
-                if context == nil, WorkerContext.allowsInlineTransformation {
-                    WorkerContext.run {
-                        resolver.resolveIfPending(with: result.flatMap { value in Result { try transform(value) } })
-                    }
-                } else {
-                    Self.runTransformation(on: context) {
-                        resolver.resolveIfPending(with: result.flatMap { value in Result { try transform(value) } })
-                    }
-                }
-            }
-        )
-        return derived
+        derive(on: context, file: file, line: line) { result, derived, completion in
+            derived.complete(with: result.flatMap { value in Result { try transform(value) } }, chainedIn: &completion)
+        }
     }
 
     /// Continues with another response made from the value; failures and cancellation pass through.
@@ -49,31 +38,33 @@ extension Response {
     /// let user: Response<User> = fetchToken(credentials).flatMap { token in fetchUser(token) }
     /// ```
     ///
-    /// Cancelling the new response cancels whichever response it is waiting on at the time.
+    /// Cancelling the new response cancels whichever response it is waiting on at the time. A
+    /// `transform` that returns the very response `flatMap` made fails it with
+    /// ``ResponseError/returnedSelf`` (it could never finish otherwise).
     ///
     /// - Parameters:
-    ///   - context: where `transform` runs; `nil` (the default) for a worker context.
+    ///   - context: where `transform` runs; ``ResponseExecutor/immediate`` (inline) by default.
     ///   - file: the creation site, for diagnostics. Leave the default.
     ///   - line: the creation site, for diagnostics. Leave the default.
     ///   - transform: makes the next response from this response's value. An error it throws
     ///     fails the new response.
     /// - Returns: a response that finishes as the response `transform` returns does.
     public func flatMap<NewValue: Sendable>(
-        on context: ResponseExecutor? = nil,
+        on context: ResponseExecutor = .immediate,
         file: StaticString = #fileID,
         line: UInt = #line,
         _ transform: @escaping @Sendable (Value) throws -> Response<NewValue>
     ) -> Response<NewValue> {
-        derive(on: context, file: file, line: line) { result, resolver in
+        derive(on: context, file: file, line: line) { result, derived, completion in
             switch result {
             case .success(let value):
                 do {
-                    try transform(value).forward(to: resolver)
+                    try transform(value).forward(to: derived, context: &completion)
                 } catch {
-                    resolver.fail(error)
+                    derived.complete(with: .failure(error), chainedIn: &completion)
                 }
             case .failure(let error):
-                resolver.fail(error)
+                derived.complete(with: .failure(error), chainedIn: &completion)
             }
         }
     }
@@ -86,23 +77,23 @@ extension Response {
     /// ```
     ///
     /// - Parameters:
-    ///   - context: where `transform` runs; `nil` (the default) for a worker context.
+    ///   - context: where `transform` runs; ``ResponseExecutor/immediate`` (inline) by default.
     ///   - file: the creation site, for diagnostics. Leave the default.
     ///   - line: the creation site, for diagnostics. Leave the default.
     ///   - transform: makes a value from the error, or throws to fail the new response.
     /// - Returns: a response that succeeds with this response's value or the recovered one.
     public func recover(
-        on context: ResponseExecutor? = nil,
+        on context: ResponseExecutor = .immediate,
         file: StaticString = #fileID,
         line: UInt = #line,
         _ transform: @escaping @Sendable (any Error) throws -> Value
     ) -> Response<Value> {
-        derive(on: context, file: file, line: line) { result, resolver in
+        derive(on: context, file: file, line: line) { result, derived, completion in
             switch result {
             case .failure(let error) where !(error is CancellationError):
-                resolver.resolve(with: Result { try transform(error) })
+                derived.complete(with: Result { try transform(error) }, chainedIn: &completion)
             default:
-                resolver.resolve(with: result)
+                derived.complete(with: result, chainedIn: &completion)
             }
         }
     }
@@ -115,28 +106,29 @@ extension Response {
     /// ```
     ///
     /// - Parameters:
-    ///   - context: where `transform` runs; `nil` (the default) for a worker context.
+    ///   - context: where `transform` runs; ``ResponseExecutor/immediate`` (inline) by default.
     ///   - file: the creation site, for diagnostics. Leave the default.
     ///   - line: the creation site, for diagnostics. Leave the default.
     ///   - transform: makes the fallback response from the error; an error it throws fails the
-    ///     new response.
+    ///     new response. Returning the response `flatMapError` made fails it with
+    ///     ``ResponseError/returnedSelf``.
     /// - Returns: a response that succeeds with this response's value or finishes as the fallback.
     public func flatMapError(
-        on context: ResponseExecutor? = nil,
+        on context: ResponseExecutor = .immediate,
         file: StaticString = #fileID,
         line: UInt = #line,
         _ transform: @escaping @Sendable (any Error) throws -> Response<Value>
     ) -> Response<Value> {
-        derive(on: context, file: file, line: line) { result, resolver in
+        derive(on: context, file: file, line: line) { result, derived, completion in
             switch result {
             case .failure(let error) where !(error is CancellationError):
                 do {
-                    try transform(error).forward(to: resolver)
+                    try transform(error).forward(to: derived, context: &completion)
                 } catch {
-                    resolver.fail(error)
+                    derived.complete(with: .failure(error), chainedIn: &completion)
                 }
             default:
-                resolver.resolve(with: result)
+                derived.complete(with: result, chainedIn: &completion)
             }
         }
     }
@@ -149,31 +141,24 @@ extension Response {
     /// ```
     ///
     /// - Parameters:
-    ///   - context: where `transform` runs; `nil` (the default) for a worker context.
+    ///   - context: where `transform` runs; ``ResponseExecutor/immediate`` (inline) by default.
     ///   - file: the creation site, for diagnostics. Leave the default.
     ///   - line: the creation site, for diagnostics. Leave the default.
     ///   - transform: makes the new error.
     /// - Returns: a response that fails with the transformed error.
     public func mapError(
-        on context: ResponseExecutor? = nil,
+        on context: ResponseExecutor = .immediate,
         file: StaticString = #fileID,
         line: UInt = #line,
         _ transform: @escaping @Sendable (any Error) -> any Error
     ) -> Response<Value> {
-        derive(on: context, file: file, line: line) { result, resolver in
+        derive(on: context, file: file, line: line) { result, derived, completion in
             switch result {
             case .failure(let error) where !(error is CancellationError):
-                resolver.fail(transform(error))
+                derived.complete(with: .failure(transform(error)), chainedIn: &completion)
             default:
-                resolver.resolve(with: result)
+                derived.complete(with: result, chainedIn: &completion)
             }
         }
-    }
-
-    /// Finishes `resolver`'s response as this one finishes, and lets that response's cancellation
-    /// reach this one.
-    func forward(to resolver: ResponseKit.Resolver<Value>) {
-        link(resolver.response)
-        observe { resolver.resolve(with: $0) }
     }
 }

@@ -1,0 +1,128 @@
+// The few primitives of ResponseKit that Swift cannot spell on every platform it supports:
+// atomic operations on a response's state word, its lock, and "is this the main thread?".
+//
+// Why C: `Synchronization.Atomic` needs macOS 15 / iOS 18, and `Synchronization.Mutex` is not seen
+// by the thread sanitizer on Linux. The compiler builtins below are C11 atomics (the sanitizer
+// instruments them), are available on every platform, and inline into Swift callers.
+//
+// Every function takes a pointer to an `rk_word` that lives inside a response object: Swift code
+// never reads or writes its fields directly.
+
+#ifndef CRESPONSEKIT_H
+#define CRESPONSEKIT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "CResponseKitDarwinLock.h"
+
+/// A response's state word: its flags and claim count, and its lock.
+///
+/// On Apple platforms the lock is an `os_unfair_lock` of its own (it donates priority to the
+/// holder); elsewhere it is bit 0 of `state` (one compare-and-swap to take, one atomic operation to
+/// release, and flags and lock can change together).
+typedef struct {
+    uint32_t state;
+#if defined(__APPLE__)
+    rk_darwin_lock lock;
+#endif
+} rk_word;
+
+/// Bit 0 of `state`: the lock, where it lives in the state word.
+#define RK_LOCK_BIT 1u
+
+/// A word with `flags` set and the lock free.
+static inline rk_word rk_word_make(uint32_t flags) {
+    rk_word word;
+    word.state = flags;
+#if defined(__APPLE__)
+    rk_darwin_lock_init(&word.lock);
+#endif
+    return word;
+}
+
+/// The flags, with acquire ordering: what was written before a flag was set with release
+/// ordering is visible once the flag is seen.
+static inline uint32_t rk_load_acquire(rk_word *word) {
+    return __atomic_load_n(&word->state, __ATOMIC_ACQUIRE);
+}
+
+/// The flags, with no ordering: for decisions that the lock or a later acquire confirms.
+static inline uint32_t rk_load_relaxed(rk_word *word) {
+    return __atomic_load_n(&word->state, __ATOMIC_RELAXED);
+}
+
+/// Sets `bits` (release ordering); returns the flags before.
+static inline uint32_t rk_fetch_or(rk_word *word, uint32_t bits) {
+    return __atomic_fetch_or(&word->state, bits, __ATOMIC_RELEASE);
+}
+
+/// Clears `bits`; returns the flags before.
+static inline uint32_t rk_fetch_and_not(rk_word *word, uint32_t bits) {
+    return __atomic_fetch_and(&word->state, ~bits, __ATOMIC_RELAXED);
+}
+
+/// Adds `amount` (no ordering: a claim count); returns the flags before.
+static inline uint32_t rk_fetch_add(rk_word *word, uint32_t amount) {
+    return __atomic_fetch_add(&word->state, amount, __ATOMIC_RELAXED);
+}
+
+/// Subtracts `amount` (acquire and release, as a reference count's release does); returns the
+/// flags before.
+static inline uint32_t rk_fetch_sub(rk_word *word, uint32_t amount) {
+    return __atomic_fetch_sub(&word->state, amount, __ATOMIC_ACQ_REL);
+}
+
+/// Replaces `*expected` with `desired` if the flags still equal it (release on success); on
+/// failure, `*expected` receives the current flags.
+static inline bool rk_compare_exchange(rk_word *word, uint32_t *expected, uint32_t desired) {
+    return __atomic_compare_exchange_n(
+        &word->state, expected, desired, false, __ATOMIC_RELEASE, __ATOMIC_RELAXED);
+}
+
+#if !defined(__APPLE__)
+/// Takes the lock bit once it is free: spins briefly, then yields the processor. Holders never run
+/// user code under the lock, so a wait lasts as long as a few field swaps, or a preemption.
+void rk_lock_contended(rk_word *word);
+#endif
+
+/// Takes the response's lock.
+static inline void rk_lock(rk_word *word) {
+#if defined(__APPLE__)
+    rk_darwin_lock_lock(&word->lock);
+#else
+    uint32_t current = __atomic_load_n(&word->state, __ATOMIC_RELAXED) & ~RK_LOCK_BIT;
+    if (!__atomic_compare_exchange_n(
+            &word->state, &current, current | RK_LOCK_BIT, true, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
+        rk_lock_contended(word);
+    }
+#endif
+}
+
+/// Releases the response's lock.
+static inline void rk_unlock(rk_word *word) {
+#if defined(__APPLE__)
+    rk_darwin_lock_unlock(&word->lock);
+#else
+    __atomic_fetch_and(&word->state, ~RK_LOCK_BIT, __ATOMIC_RELEASE);
+#endif
+}
+
+/// Releases the response's lock and sets `flags` (release ordering), in one atomic operation
+/// where the lock lives in the state word.
+static inline void rk_unlock_setting(rk_word *word, uint32_t flags) {
+#if defined(__APPLE__)
+    __atomic_fetch_or(&word->state, flags, __ATOMIC_RELEASE);
+    rk_darwin_lock_unlock(&word->lock);
+#else
+    uint32_t current = __atomic_load_n(&word->state, __ATOMIC_RELAXED);
+    while (!__atomic_compare_exchange_n(
+        &word->state, &current, (current | flags) & ~RK_LOCK_BIT, true, __ATOMIC_RELEASE, __ATOMIC_RELAXED)) {
+    }
+#endif
+}
+
+/// Whether the caller runs on the process's main thread. Cheap: no system call.
+bool rk_is_main_thread(void);
+
+#endif

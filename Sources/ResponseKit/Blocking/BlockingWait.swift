@@ -1,0 +1,160 @@
+import Dispatch
+import Foundation
+
+/// One blocking wait, in the way its thread allows:
+///
+/// - **On the main thread, outside any main-queue job**: runs `RunLoop.main`, which drains
+///   `DispatchQueue.main`, so every main-queue job (ResponseKit's and the app's) still runs.
+/// - **Inside a main-queue job** (a `DispatchQueue.main` block, a `@MainActor` task, a `.main`
+///   callback run during another wait), on any thread: the main queue cannot run anything else
+///   until the job returns, so the wait runs ResponseKit's own main-queue jobs
+///   (``MainQueueJobs``) itself, and reports at once, naming the response, that other main-queue
+///   work cannot run meanwhile.
+/// - **Elsewhere**: sleeps on a semaphore.
+///
+/// Every kind reports a wait with no deadline that lasts longer than
+/// ``ResponseDiagnostics/longWaitThreshold``, and a wait inside a Swift concurrency task looks at
+/// the task's cancellation every few milliseconds.
+struct BlockingWait<Value: Sendable> {
+    let response: Response<Value>
+    let waiter: BlockingWaiter
+    let deadline: ContinuousClock.Instant?
+    let inTask: Bool
+    let start = ContinuousClock.now
+
+    enum Outcome {
+        case done
+        case timedOut
+        case taskCancelled
+    }
+
+    enum Place {
+        case mainRunLoop
+        case insideMainQueueJob
+        case elsewhere
+
+        /// On the main thread the run loop is tried first (it says when it cannot run, inside a
+        /// main-queue job); elsewhere, being inside a main-queue job is asked of Dispatch.
+        static var current: Place {
+            if MainQueue.isMainThread { return .mainRunLoop }
+            if MainQueue.isInsideJob { return .insideMainQueueJob }
+            return .elsewhere
+        }
+    }
+
+    /// How often a wait inside a task looks at the task's cancellation.
+    private static var cancellationCheckInterval: Duration { .milliseconds(20) }
+
+    func run(in place: Place) -> Outcome {
+        switch place {
+        case .mainRunLoop: runMainLoop()
+        case .insideMainQueueJob: runMainQueueJobs()
+        case .elsewhere: block()
+        }
+    }
+
+    /// When to stop waiting next: the deadline, the moment to report a long wait, or the next
+    /// look at the task's cancellation, whichever comes first.
+    private func nextStop(warned: Bool) -> ContinuousClock.Instant? {
+        var stop = deadline ?? (warned ? nil : start + ResponseDiagnostics.longWaitThreshold)
+        if inTask {
+            let check = ContinuousClock.now + Self.cancellationCheckInterval
+            stop = stop.map { min($0, check) } ?? check
+        }
+        return stop
+    }
+
+    /// After a wake-up or a stop without the response: what to do next.
+    private func afterStop(warned: inout Bool) -> Outcome? {
+        if response.isDone { return .done }
+        if inTask, withUnsafeCurrentTask(body: { $0?.isCancelled ?? false }) { return .taskCancelled }
+        if let deadline {
+            return ContinuousClock.now >= deadline ? .timedOut : nil
+        }
+        if !warned, ContinuousClock.now >= start + ResponseDiagnostics.longWaitThreshold {
+            warned = true
+            ResponseDiagnostics.report(
+                .longWait,
+                "a blocking wait on \(response) has waited over \(ResponseDiagnostics.longWaitThreshold) "
+                    + "and goes on; if the work needs the thread or queue this wait blocks, it can never finish",
+                file: response.file,
+                line: response.line
+            )
+        }
+        return nil
+    }
+
+    /// Sleeps on the semaphore until woken, or until the next stop.
+    private func sleep(warned: Bool) -> Bool {
+        guard let stop = nextStop(warned: warned) else {
+            waiter.semaphore.wait()
+            return true
+        }
+        return waiter.semaphore.wait(timeout: Self.dispatchTime(stop)) == .success
+    }
+
+    /// Off the main queue: sleeps on the semaphore.
+    func block() -> Outcome {
+        var warned = false
+        while true {
+            _ = sleep(warned: warned)
+            if let outcome = afterStop(warned: &warned) { return outcome }
+        }
+    }
+
+    /// Inside a main-queue job: runs ResponseKit's main-queue jobs as they come, sleeping between.
+    func runMainQueueJobs() -> Outcome {
+        let previous = MainQueueJobs.park(waiter)
+        defer { MainQueueJobs.unpark(restoring: previous) }
+        var warned = false
+        var reported = false
+        while true {
+            MainQueueJobs.runReadyJobs()
+            if response.isDone { return .done }
+            if !reported {
+                reported = true
+                ResponseDiagnostics.report(
+                    .mainQueueBlocked,
+                    "a blocking wait on \(response) runs inside a main-queue job, so the main queue can run "
+                        + "nothing else until it ends; only ResponseKit's own main-queue work goes on. If the "
+                        + "work needs other main-queue work, it can never finish (await get() instead, or wait "
+                        + "off the main queue)",
+                    file: response.file,
+                    line: response.line
+                )
+            }
+            if sleep(warned: warned) { continue }  // woken: a job to run, or the response is done
+            if let outcome = afterStop(warned: &warned) { return outcome }
+        }
+    }
+
+    /// On the main thread outside any job: runs the main run loop, which drains the main queue.
+    func runMainLoop() -> Outcome {
+        var warned = false
+        while true {
+            if response.isDone { return .done }
+            let stop = nextStop(warned: warned)
+            if let stop, stop <= .now {
+                if let outcome = afterStop(warned: &warned) { return outcome }
+                continue
+            }
+            let limit = stop.map { Date(timeIntervalSinceNow: Self.seconds(until: $0)) } ?? .distantFuture
+            if !RunLoop.main.run(mode: .default, before: limit) {
+                // The run loop cannot run here after all: run ResponseKit's jobs by hand.
+                return runMainQueueJobs()
+            }
+            if let outcome = afterStop(warned: &warned) { return outcome }
+        }
+    }
+
+    private static func seconds(until instant: ContinuousClock.Instant) -> Double {
+        let remaining = ContinuousClock.now.duration(to: instant)
+        let (seconds, attoseconds) = remaining.components
+        return max(0, Double(seconds) + Double(attoseconds) / 1e18)
+    }
+
+    private static func dispatchTime(_ instant: ContinuousClock.Instant) -> DispatchTime {
+        let nanoseconds = seconds(until: instant) * 1e9
+        return .now() + .nanoseconds(Int(min(nanoseconds, Double(Int.max / 2))))
+    }
+}

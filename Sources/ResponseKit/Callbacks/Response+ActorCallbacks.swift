@@ -1,0 +1,57 @@
+extension Response {
+    /// Runs `body` on `actor` with the value once the response succeeds: for actor-isolated code
+    /// that observes a response and updates its own state.
+    ///
+    /// `body` receives the actor isolated, so it may use the actor's state; it runs after an
+    /// asynchronous hop to the actor, in a new task.
+    ///
+    /// ```swift
+    /// actor Cache {
+    ///     var users: [User.ID: User] = [:]
+    ///     func remember(_ response: Response<User>) {
+    ///         response.onCompletion(isolatedTo: self) { cache, user in cache.users[user.id] = user }
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - actor: the actor to run on.
+    ///   - body: what to do with the actor and the value.
+    /// - Returns: the response itself.
+    @discardableResult
+    public func onCompletion<A: Actor>(
+        isolatedTo actor: A,
+        _ body: @escaping @Sendable (isolated A, Value) -> Void
+    ) -> Response<Value> {
+        onResult(isolatedTo: actor) { actor, result in
+            if case .success(let value) = result { body(actor, value) }
+        }
+    }
+
+    /// Runs `body` on `actor` with the result once the response is done.
+    ///
+    /// - Parameters:
+    ///   - actor: the actor to run on.
+    ///   - body: what to do with the actor and the result.
+    /// - Returns: the response itself.
+    @discardableResult
+    public func onResult<A: Actor>(
+        isolatedTo actor: A,
+        _ body: @escaping @Sendable (isolated A, Result<Value, any Error>) -> Void
+    ) -> Response<Value> {
+        register(
+            .observer { result, _ in
+                Task { await Self.run(body, on: actor, with: result) }
+            }
+        )
+        return self
+    }
+
+    private static func run<A: Actor>(
+        _ body: @Sendable (isolated A, Result<Value, any Error>) -> Void,
+        on actor: isolated A,
+        with result: Result<Value, any Error>
+    ) {
+        body(actor, result)
+    }
+}

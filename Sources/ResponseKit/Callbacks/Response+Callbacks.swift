@@ -1,0 +1,136 @@
+extension Response {
+    /// Runs `body` with the value once the response succeeds.
+    ///
+    /// The callback runs exactly once, on the response's ``executor``, after the callbacks
+    /// registered before it. It runs even when registered after the response finished. It never
+    /// runs when the response fails or is cancelled.
+    ///
+    /// `body` is `@Sendable` because it may run on another thread: the compiler rejects one that
+    /// captures unprotected mutable state. From `@MainActor` code, observe through ``mainActor``
+    /// instead, whose callbacks run on the main actor and may use its state:
+    ///
+    /// ```swift
+    /// let names = Recorder<String>()            // a Sendable sink
+    /// response.onCompletion { name in names.record(name) }
+    ///
+    /// @MainActor final class ProfilePresenter {
+    ///     var title = ""
+    ///     func present(_ response: Response<Profile>) {
+    ///         response.mainActor.onCompletion { profile in self.title = profile.name }
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// - Parameter body: what to do with the value.
+    /// - Returns: the response itself, to chain ``onFailure(_:)``.
+    @inlinable
+    @discardableResult
+    public func onCompletion(_ body: @escaping @Sendable (Value) -> Void) -> Response<Value> {
+        register(.success(body))
+        return self
+    }
+
+    /// Runs `body` with the error once the response fails, cancellation included.
+    ///
+    /// Exactly once, on the response's ``executor``, in registration order, even when registered
+    /// after the failure. Registering it marks the failure as observed for ``ResponseDiagnostics``.
+    ///
+    /// ```swift
+    /// response.onFailure { error in
+    ///     if error is CancellationError { return }
+    ///     log.error("\(error)")
+    /// }
+    /// ```
+    ///
+    /// - Parameter body: what to do with the error; `CancellationError` when the response was cancelled.
+    /// - Returns: the response itself, to chain ``onCompletion(_:)``.
+    @inlinable
+    @discardableResult
+    public func onFailure(_ body: @escaping @Sendable (any Error) -> Void) -> Response<Value> {
+        register(.failure(body))
+        return self
+    }
+
+    /// Runs `body` with the result once the response is done, whatever the outcome.
+    ///
+    /// Exactly once, on the response's ``executor``, in registration order.
+    ///
+    /// - Parameter body: what to do with the result.
+    /// - Returns: the response itself.
+    @inlinable
+    @discardableResult
+    public func onResult(_ body: @escaping @Sendable (Result<Value, any Error>) -> Void) -> Response<Value> {
+        register(.result(body))
+        return self
+    }
+
+    /// Runs `body` with the value once the response succeeds, on `executor` rather than the
+    /// response's own.
+    ///
+    /// ```swift
+    /// response.onCompletion(on: .queue(cacheQueue)) { user in cache.store(user) }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - executor: where this callback runs.
+    ///   - body: what to do with the value.
+    /// - Returns: the response itself.
+    @discardableResult
+    public func onCompletion(
+        on executor: ResponseExecutor,
+        _ body: @escaping @Sendable (Value) -> Void
+    ) -> Response<Value> {
+        register(.elsewhere(ExecutorCallback(executor: executor, callback: .success(body))))
+        return self
+    }
+
+    /// Runs `body` with the error once the response fails, on `executor` rather than the
+    /// response's own.
+    ///
+    /// - Parameters:
+    ///   - executor: where this callback runs.
+    ///   - body: what to do with the error.
+    /// - Returns: the response itself.
+    @discardableResult
+    public func onFailure(
+        on executor: ResponseExecutor,
+        _ body: @escaping @Sendable (any Error) -> Void
+    ) -> Response<Value> {
+        register(.elsewhere(ExecutorCallback(executor: executor, callback: .failure(body))))
+        return self
+    }
+
+    /// Runs `body` with the result once the response is done, on `executor` rather than the
+    /// response's own.
+    ///
+    /// - Parameters:
+    ///   - executor: where this callback runs.
+    ///   - body: what to do with the result.
+    /// - Returns: the response itself.
+    @discardableResult
+    public func onResult(
+        on executor: ResponseExecutor,
+        _ body: @escaping @Sendable (Result<Value, any Error>) -> Void
+    ) -> Response<Value> {
+        register(.elsewhere(ExecutorCallback(executor: executor, callback: .result(body))))
+        return self
+    }
+}
+
+extension ExecutorCallback {
+    /// Runs the callback on its own executor.
+    @usableFromInline
+    func deliver(_ result: Result<Value, any Error>) {
+        let executor = self.executor
+        switch (callback, result) {
+        case (.success(let body), .success(let value)):
+            executor.run { body(value) }
+        case (.failure(let body), .failure(let error)):
+            executor.run { body(error) }
+        case (.result(let body), _):
+            executor.run { body(result) }
+        default:
+            break
+        }
+    }
+}

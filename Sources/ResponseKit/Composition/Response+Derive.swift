@@ -1,0 +1,98 @@
+// How composition is built: a derived response holds a *claim* on each response it waits on.
+//
+// - Deriving adds a claim to the upstream and links the upstream from the derived response.
+// - When the derived response finishes, by any route (its upstream finished, it was cancelled, it
+//   timed out, a combinator finished early), it releases its claims.
+// - A pending response whose last claim is released is cancelled: nobody waits for it any more.
+//   Callbacks and blocking reads observe a response but make no claim, so they do not keep work
+//   alive; a second derived response does.
+//
+// The upstream holds the derived response strongly (through its internal observer), so a
+// fire-and-forget chain (`execute().map { ... }.onCompletion { ... }`) stays alive until it is done.
+// Nothing outlives that: an upstream always finishes, if only because its last resolver went away
+// (`ResponseError.abandoned`), and finishing drops the observers and the claims.
+
+extension Response {
+    /// Makes a pending response that holds a claim on this one and delivers on this response's
+    /// executor.
+    @inlinable
+    func makeDerived<T: Sendable>(file: StaticString, line: UInt) -> Response<T> {
+        addClaim()
+        let derived = Response<T>(pendingOn: executor, file: file, line: line)
+        derived.storagePointer.pointee.machine.upstream = self  // not shared yet: no lock needed
+        return derived
+    }
+
+    /// Derives a response from this one: `step` runs once this response is done, in `context`,
+    /// unless the derived response is already done (cancelled), and finishes the derived response.
+    @inlinable
+    func derive<T: Sendable>(
+        on context: ResponseExecutor,
+        file: StaticString,
+        line: UInt,
+        _ step: @escaping @Sendable (Result<Value, any Error>, Response<T>, inout CompletionContext) -> Void
+    ) -> Response<T> {
+        let derived: Response<T> = makeDerived(file: file, line: line)
+        register(
+            .observer { result, completion in
+                guard !derived.isDone else { return }
+                if case .immediate = context.kind {
+                    step(result, derived, &completion)
+                } else {
+                    context.run {
+                        guard !derived.isDone else { return }
+                        var completion = CompletionContext()
+                        step(result, derived, &completion)
+                        completion.runDeferred()
+                    }
+                }
+            }
+        )
+        return derived
+    }
+
+    /// Makes `derived` also hold a claim on this response (one it now waits on, as in `flatMap`).
+    /// When `derived` is already done, the claim is released at once.
+    @usableFromInline
+    func link<T: Sendable>(_ derived: Response<T>) {
+        addClaim()
+        if !derived.addUpstream(self) { releaseClaim() }
+    }
+
+    /// Finishes `derived` as this response finishes, and lets `derived`'s cancellation reach this
+    /// one: the second half of `flatMap`. A response asked to finish as itself would wait
+    /// forever; it fails with ``ResponseError/returnedSelf`` instead (Promises/A+ 2.3.1).
+    @usableFromInline
+    func forward(to derived: Response<Value>, context: inout CompletionContext) {
+        if self === derived {
+            derived.complete(with: .failure(ResponseError.returnedSelf), chainedIn: &context)
+            ResponseDiagnostics.report(
+                .returnedSelf,
+                "\(Self.self) created at \(file):\(line) was given itself to wait for (a flatMap or "
+                    + "flatMapError returned the response it makes), which can never finish; it failed "
+                    + "with ResponseError.returnedSelf",
+                file: file,
+                line: line
+            )
+            return
+        }
+        link(derived)
+        register(.observer { result, completion in derived.complete(with: result, chainedIn: &completion) }, context: &context)
+    }
+
+    /// Registers `callback` inside a completion under way: a done response delivers through that
+    /// completion's context, so chains of done responses stay flat too.
+    @usableFromInline
+    func register(_ callback: ResponseCallback<Value>, context: inout CompletionContext) {
+        if let result = deliveredResult {
+            if callback.observesFailure { markFailureObserved() }
+            deliver(result, to: callback, context: &context)
+            return
+        }
+        let action = withLock { machine, flagsOnUnlock in
+            if callback.observesFailure { flagsOnUnlock = ResponseFlags.failureObserved }
+            return machine.register(callback)
+        }
+        if case .deliverNow(let result) = action { deliver(result, to: callback, context: &context) }
+    }
+}

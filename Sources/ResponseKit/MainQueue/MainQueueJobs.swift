@@ -1,0 +1,126 @@
+import Dispatch
+
+/// ResponseKit's own first-in, first-out queue of main-queue work: every `.main` delivery,
+/// main-actor callback and `Response(on: .main)` body goes through it.
+///
+/// Why a queue of our own in front of `DispatchQueue.main`:
+/// - **Waits progress.** A blocking read on the main thread, or inside a main-queue job, cannot
+///   let Dispatch run the main queue (the job it is in would have to return first). It can run
+///   these jobs itself, so ResponseKit's main-queue work still finishes during such a wait.
+/// - **Batches.** One `DispatchQueue.main.async` drains every job that is ready, so many
+///   callbacks cost one main-queue hop.
+/// - **Order.** Jobs run in the order they were enqueued, whoever runs them.
+enum MainQueueJobs {
+    private struct State {
+        var jobs: [@Sendable () -> Void] = []
+        var head = 0
+        /// A `DispatchQueue.main` job that drains the queue is on its way.
+        var drainScheduled = false
+        /// A blocking wait inside a main-queue job sleeps on this waiter: wake it for new jobs.
+        var parked: BlockingWaiter?
+    }
+
+    private static let state = LockedBox.make(State())
+
+    /// Adds `job`; it runs on the main queue after every job enqueued before it.
+    static func enqueue(_ job: @escaping @Sendable () -> Void) {
+        let (schedule, parked) = state.withLock { state -> (Bool, BlockingWaiter?) in
+            state.jobs.append(job)
+            let schedule = !state.drainScheduled
+            state.drainScheduled = true
+            return (schedule, state.parked)
+        }
+        parked?.wake()
+        if schedule {
+            DispatchQueue.main.async { drainScheduledJobs() }
+        }
+    }
+
+    /// The scheduled drain: runs every job, then lets the next enqueue schedule another.
+    private static func drainScheduledJobs() {
+        while true {
+            let job = state.withLock { state -> (@Sendable () -> Void)? in
+                if let job = pop(&state) { return job }
+                state.drainScheduled = false
+                return nil
+            }
+            guard let job else { return }
+            job()
+        }
+    }
+
+    /// Runs the jobs that are ready, on the calling thread, which must be the main thread or
+    /// inside a main-queue job: a blocking wait's way of keeping ResponseKit's main-queue work
+    /// going. Returns whether any ran.
+    @discardableResult
+    static func runReadyJobs() -> Bool {
+        var ran = false
+        while let job = state.withLock({ pop(&$0) }) {
+            job()
+            ran = true
+        }
+        return ran
+    }
+
+    /// Whether jobs wait to run.
+    static var hasReadyJobs: Bool {
+        state.withLock { $0.head < $0.jobs.count }
+    }
+
+    /// Makes `waiter` the one woken by new jobs, until ``unpark(_:)``. Returns the waiter parked
+    /// before (a wait nested in a job that an outer wait ran), to restore afterwards.
+    static func park(_ waiter: BlockingWaiter) -> BlockingWaiter? {
+        state.withLock { state in
+            let previous = state.parked
+            state.parked = waiter
+            return previous
+        }
+    }
+
+    /// Restores the waiter parked before.
+    static func unpark(restoring previous: BlockingWaiter?) {
+        state.withLock { $0.parked = previous }
+    }
+
+    private static func pop(_ state: inout State) -> (@Sendable () -> Void)? {
+        guard state.head < state.jobs.count else { return nil }
+        let job = state.jobs[state.head]
+        state.head += 1
+        if state.head == state.jobs.count {
+            state.jobs.removeAll(keepingCapacity: state.jobs.count <= 1024)
+            state.head = 0
+        } else if state.head >= 1024, state.head * 2 >= state.jobs.count {
+            state.jobs.removeFirst(state.head)
+            state.head = 0
+        }
+        return job
+    }
+}
+
+/// Runs main-actor callbacks on the main actor.
+@usableFromInline
+enum MainActorDelivery {
+    /// Runs `job` on the main actor, after the response's executor has had its turn: a `.main`
+    /// response's jobs go through ``MainQueueJobs`` (in order with its other callbacks); for other
+    /// executors the job goes through the executor first (a test's `ManualExecutor` still decides
+    /// when), then runs inline if that is the main queue, or hops there.
+    @usableFromInline
+    static func run(after executor: ResponseExecutor, _ job: @escaping @MainActor @Sendable () -> Void) {
+        switch executor.kind {
+        case .main:
+            MainQueueJobs.enqueue { MainActor.assumeIsolated { job() } }
+        case .immediate:
+            runHere(job)
+        case .queue, .custom:
+            executor.run { runHere(job) }
+        }
+    }
+
+    private static func runHere(_ job: @escaping @MainActor @Sendable () -> Void) {
+        if MainQueue.isCurrent {
+            MainActor.assumeIsolated { job() }
+        } else {
+            MainQueueJobs.enqueue { MainActor.assumeIsolated { job() } }
+        }
+    }
+}

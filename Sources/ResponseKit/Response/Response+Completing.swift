@@ -1,0 +1,256 @@
+import CResponseKit
+import Dispatch
+
+extension Response {
+    /// How a result arrives.
+    @usableFromInline
+    enum Completion {
+        /// From a resolver: a second result is reported.
+        case resolving(file: StaticString, line: UInt)
+        /// From composition, where inputs race to finish one response: a loser says nothing.
+        case racing
+        /// From ``Response/cancel()``: runs the work's cancellation handlers.
+        case cancelling
+        /// From the last resolver's release.
+        case abandoning
+    }
+
+    /// Completes the response; the first result wins. Runs everything the completion unblocks
+    /// before returning.
+    @inlinable
+    @discardableResult
+    func complete(with result: Result<Value, any Error>, how: Completion) -> Bool {
+        var context = CompletionContext()
+        let completed = complete(with: result, how: how, context: &context)
+        context.runDeferred()
+        return completed
+    }
+
+    /// Completes the response inside a completion already under way (a derived response whose
+    /// upstream just finished), handing deep steps back to that completion's loop.
+    @inlinable
+    func complete(with result: Result<Value, any Error>, chainedIn context: inout CompletionContext) {
+        complete(with: result, how: .racing, chainedIn: &context)
+    }
+
+    @inlinable
+    func complete(with result: Result<Value, any Error>, how: Completion, chainedIn context: inout CompletionContext) {
+        if context.depth < CompletionContext.depthLimit {
+            context.depth += 1
+            complete(with: result, how: how, context: &context)
+            context.depth -= 1
+        } else {
+            context.handBack { context in self.complete(with: result, how: how, context: &context) }
+        }
+    }
+
+    /// Decides under the lock, then runs cancellation handlers, releases claims and delivers
+    /// callbacks outside it, so that no callback runs under a lock.
+    @inlinable
+    @discardableResult
+    func complete(
+        with result: Result<Value, any Error>,
+        how: Completion,
+        context: inout CompletionContext
+    ) -> Bool {
+        var flags = ResponseFlags.done
+        if case .failure = result { flags |= ResponseFlags.failed }
+        switch how {
+        case .cancelling: flags |= ResponseFlags.cancelled
+        case .abandoning: flags |= ResponseFlags.abandoned
+        case .resolving, .racing: break
+        }
+        let action = withLock { machine, flagsOnUnlock in
+            let action = machine.complete(with: result)
+            if case .deliver(let callbacks, _) = action {
+                flagsOnUnlock = flags
+                if callbacks.observesFailure { flagsOnUnlock |= ResponseFlags.failureObserved }
+            }
+            return action
+        }
+        switch action {
+        case .alreadyCompleted(let first):
+            if case .resolving(let file, let line) = how { reportDuplicate(first: first, file: file, line: line) }
+            return false
+        case .deliver(let callbacks, let links):
+            if !links.isEmpty {
+                if case .cancelling = how {
+                    links.finish(cancelling: true, context: &context)
+                } else {
+                    links.finish(cancelling: false, context: &context)
+                }
+            }
+            deliver(result, to: callbacks, context: &context)
+            return true
+        }
+    }
+
+    /// Delivers `result` to the callbacks registered before completion, then to any registered
+    /// meanwhile, in order; then marks the response delivered.
+    @inlinable
+    func deliver(_ result: Result<Value, any Error>, to callbacks: CallbackList<Value>, context: inout CompletionContext) {
+        var batch = callbacks
+        while true {
+            switch batch {
+            case .empty: break
+            case .one(let callback): deliver(result, to: callback, context: &context)
+            case .many(let callbacks): for callback in callbacks { deliver(result, to: callback, context: &context) }
+            }
+            let action = withLock { machine, flagsOnUnlock in
+                let action = machine.finishDelivery()
+                switch action {
+                case .finished: flagsOnUnlock = ResponseFlags.delivered
+                case .deliverLate(let late): if late.observesFailure { flagsOnUnlock = ResponseFlags.failureObserved }
+                }
+                return action
+            }
+            switch action {
+            case .finished: return
+            case .deliverLate(let late): batch = late
+            }
+        }
+    }
+
+    /// Hands `result` to one callback: inline for internal observers and waiters, through the
+    /// executor for user callbacks.
+    @inlinable
+    func deliver(_ result: Result<Value, any Error>, to callback: ResponseCallback<Value>, context: inout CompletionContext) {
+        switch callback {
+        case .observer(let body):
+            body(result, &context)
+        case .waiter(let waiter):
+            waiter.wake()
+        case .success(let body):
+            guard case .success(let value) = result else { return }
+            if case .immediate = executor.kind { body(value) } else { executor.run { body(value) } }
+        case .failure(let body):
+            guard case .failure(let error) = result else { return }
+            if case .immediate = executor.kind { body(error) } else { executor.run { body(error) } }
+        case .result(let body):
+            if case .immediate = executor.kind { body(result) } else { executor.run { body(result) } }
+        case .mainActorSuccess(let body):
+            guard case .success(let value) = result else { return }
+            MainActorDelivery.run(after: executor) { body(value) }
+        case .mainActorFailure(let body):
+            guard case .failure(let error) = result else { return }
+            MainActorDelivery.run(after: executor) { body(error) }
+        case .mainActorResult(let body):
+            MainActorDelivery.run(after: executor) { body(result) }
+        case .elsewhere(let boxed):
+            boxed.deliver(result)
+        }
+    }
+
+    // MARK: - Registering
+
+    /// Registers `callback`, or delivers it at once when the response is done.
+    @inlinable
+    func register(_ callback: ResponseCallback<Value>) {
+        if let result = deliveredResult {
+            if callback.observesFailure { markFailureObserved() }
+            var context = CompletionContext()
+            deliver(result, to: callback, context: &context)
+            context.runDeferred()
+            return
+        }
+        let action = withLock { machine, flagsOnUnlock in
+            if callback.observesFailure { flagsOnUnlock = ResponseFlags.failureObserved }
+            return machine.register(callback)
+        }
+        if case .deliverNow(let result) = action {
+            var context = CompletionContext()
+            deliver(result, to: callback, context: &context)
+            context.runDeferred()
+        }
+    }
+
+    /// Registers a blocking waiter; `false` (nothing registered) when the response is done.
+    func addWaiter(_ waiter: BlockingWaiter) -> Bool {
+        let action = withLock { machine, _ in machine.register(.waiter(waiter)) }
+        if case .deliverNow = action { return false }
+        return true
+    }
+
+    /// Removes a waiter that gave up; `false` when the response already woke it.
+    func removeWaiter(_ waiter: BlockingWaiter) -> Bool {
+        withLock { machine, _ in machine.remove(waiter) }
+    }
+
+    // MARK: - Links
+
+    /// Records `upstream` as a response this one holds a claim on; `false` (nothing recorded)
+    /// when this response is already done.
+    @inlinable
+    func addUpstream(_ upstream: any ClaimHolder) -> Bool {
+        withLock { machine, _ in machine.addUpstream(upstream) }
+    }
+
+    /// Stores a cancellation handler, or runs it now when the response is already cancelled. A
+    /// handler given to a response that finished otherwise never runs.
+    func addCancellationHandler(_ handler: @escaping @Sendable () -> Void) {
+        let action = withLock { machine, _ in
+            machine.addCancellationHandler(handler, isCancelled: flags & ResponseFlags.cancelled != 0)
+        }
+        if case .runNow = action { handler() }
+    }
+
+    // MARK: - Abandonment
+
+    /// Fails the response with ``ResponseError/abandoned`` if it is still pending: its last
+    /// resolver was just released.
+    @usableFromInline
+    func abandonIfPending() {
+        guard flags & ResponseFlags.done == 0 else { return }
+        guard complete(with: .failure(ResponseError.abandoned), how: .abandoning) else { return }
+        ResponseDiagnostics.report(
+            .abandoned,
+            "\(Self.self) created at \(file):\(line) was abandoned: its last resolver was released before "
+                + "it was resolved, so it failed with ResponseError.abandoned",
+            file: file,
+            line: line
+        )
+    }
+
+    // MARK: - Diagnostics
+
+    /// Reports a result that arrived after the response was done, unless the first was a cancellation.
+    @usableFromInline
+    func reportDuplicate(first: Result<Value, any Error>, file: StaticString, line: UInt) {
+        if case .failure(let error) = first, error is CancellationError { return }
+        if flags & ResponseFlags.abandoned != 0 { return }
+        ResponseDiagnostics.report(
+            .resolvedTwice,
+            "\(Self.self) created at \(self.file):\(self.line) was resolved again at \(file):\(line); "
+                + "the first result (\(Self.summary(of: first))) stands",
+            file: self.file,
+            line: self.line
+        )
+    }
+
+    @usableFromInline
+    func reportUnobserved(_ error: any Error) {
+        guard !(error is CancellationError) else { return }
+        ResponseDiagnostics.report(
+            .unobservedFailure,
+            "\(Self.self) created at \(file):\(line) failed with \(error) and was released "
+                + "without anyone observing the failure (no onFailure, always, blocking read or await)",
+            file: file,
+            line: line
+        )
+    }
+}
+
+extension Response: ClaimHolder {
+    /// Gives up one claim; cancels the response when it was the last one and it is pending.
+    @inlinable
+    func releaseClaim() {
+        if removeClaim(), !isDone { cancel() }
+    }
+
+    @inlinable
+    func releaseClaim(context: inout CompletionContext) {
+        if removeClaim(), !isDone {
+            complete(with: .failure(CancellationError()), how: .cancelling, chainedIn: &context)
+        }
+    }
+}

@@ -1,0 +1,289 @@
+import CResponseKit
+import Dispatch
+
+/// The answer an interactor hands back *now* for work that finishes *later*.
+///
+/// An interactor creates a pending response, starts its work, and returns the response at once.
+/// The work finishes the response through its ``Resolver``. The caller picks a style: callbacks
+/// (``onCompletion(_:)``, ``onFailure(_:)``, or ``mainActor`` for a presenter) or a blocking
+/// future (``value``, ``error``, ``wait(timeout:)``), which is what deterministic tests use.
+///
+/// ```swift
+/// final class LoadProfile {
+///     func execute(userID: Int) -> Response<Profile> {
+///         let (response, resolver) = Response<Profile>.pending()
+///         DispatchQueue.global().async {
+///             if resolver.isCancelled { return }
+///             resolver.succeed(Profile(id: userID))
+///         }
+///         return response
+///     }
+/// }
+///
+/// // Callback style, from a @MainActor presenter: runs on the main actor, exactly once.
+/// LoadProfile().execute(userID: 7).mainActor
+///     .onCompletion { profile in self.show(profile) }
+///     .onFailure { error in self.showError(error) }
+///
+/// // Blocking style, as in a test: waits until done, then returns or throws.
+/// let profile = try LoadProfile().execute(userID: 7).value
+/// ```
+///
+/// ## Threading
+/// - Every member is safe to call from any thread; `Response` is `Sendable`.
+/// - Callbacks run on the response's ``executor``: ``ResponseExecutor/main`` unless the producer
+///   picked another. Callbacks registered on one response run in registration order.
+/// - Callbacks must be `@Sendable`, because they may run on another thread: the compiler rejects
+///   a callback that captures unprotected mutable state. `@MainActor` code observes through
+///   ``mainActor``, whose callbacks run on the main actor and may use its state.
+/// - The first result wins; a second one is ignored and reported through ``ResponseDiagnostics``.
+///   So is a response whose last resolver is released before it is resolved: it fails with
+///   ``ResponseError/abandoned``, so nobody waits forever.
+///
+/// See <doc:Threading> for where transformations run and what a blocking read does on the main
+/// thread.
+// Safety of `@unchecked Sendable`: the only mutable stored property is `storage`. Its `word` is
+// accessed only through C11 atomic operations (CResponseKit.h). Its `machine` is read and written
+// only by `withLock` (ResponseStorage.swift), which holds the lock for the whole access, except for
+// the reads of `deliveredResult` and `currentResult`, which happen only after an acquire load saw
+// the `delivered` flag; that flag is set with release ordering after the machine's last write
+// (`finishDelivery` makes it `.done`, and no transition writes a `.done` machine), so such a read
+// cannot overlap a write. The other stored properties are `let` and `Sendable`. The thread
+// sanitizer, which sees these atomics, checks this in CI.
+public final class Response<Value: Sendable>: @unchecked Sendable {
+    /// The producer's handle on a pending response. The same type as ``ResponseKit/Resolver``.
+    public typealias Resolver = ResponseKit.Resolver<Value>
+
+    /// State word and state machine. Must stay the first stored property (see `storagePointer`).
+    @usableFromInline var storage: ResponseStorage<Value>
+
+    /// Where callbacks run.
+    public let executor: ResponseExecutor
+
+    /// The creation site's file name: a pointer to the static, NUL-terminated `#fileID` text.
+    @usableFromInline let creationFile: UnsafeRawPointer?
+
+    @inlinable
+    init(
+        state: ResponseStateMachine<Value>.State,
+        flags: UInt32,
+        executor: ResponseExecutor,
+        file: StaticString,
+        line: UInt
+    ) {
+        storage = ResponseStorage(flags: flags, line: line, state: state)
+        self.executor = executor
+        creationFile = file.hasPointerRepresentation ? UnsafeRawPointer(file.utf8Start) : nil
+    }
+
+    /// A pending response with no resolver of the user's: composition resolves it.
+    @inlinable
+    convenience init(pendingOn executor: ResponseExecutor, file: StaticString, line: UInt) {
+        self.init(state: .pending(.empty), flags: 0, executor: executor, file: file, line: line)
+    }
+
+    /// A response that has its result already.
+    @inlinable
+    convenience init(
+        finished result: Result<Value, any Error>,
+        executor: ResponseExecutor,
+        file: StaticString,
+        line: UInt
+    ) {
+        var flags = ResponseFlags.done | ResponseFlags.delivered
+        if case .failure = result { flags |= ResponseFlags.failed }
+        self.init(state: .done(result), flags: flags, executor: executor, file: file, line: line)
+    }
+
+    deinit {
+        // Only the flags on the common path: the unspecialised deinit reads them without the value
+        // type's metadata; the result is looked at only for a failure nobody observed.
+        let flags = rk_load_acquire(word)
+        let quiet = ResponseFlags.failureObserved | ResponseFlags.cancelled | ResponseFlags.abandoned
+        if flags & (ResponseFlags.failed | quiet) == ResponseFlags.failed {
+            if case .failure(let error)? = storage.machine.result { reportUnobserved(error) }
+        }
+    }
+
+    /// The file that created the response, as `#fileID` gave it.
+    public var file: String {
+        guard let creationFile else { return "?" }
+        return String(cString: creationFile.assumingMemoryBound(to: CChar.self))
+    }
+
+    /// The line that created the response.
+    public var line: UInt { UInt(creationLine) }
+
+    // MARK: - Making responses
+
+    /// Makes a pending response and the resolver that finishes it.
+    ///
+    /// Return the response to the caller at once; hand the resolver to the work. When the last
+    /// copy of the resolver is released before the response is resolved, the response fails with
+    /// ``ResponseError/abandoned`` and the diagnostics hook says so, so nobody waits forever.
+    ///
+    /// ```swift
+    /// let (response, resolver) = Response<Int>.pending()
+    /// DispatchQueue.global().async { resolver.succeed(42) }
+    /// return response
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - executor: where callbacks run; ``ResponseExecutor/main`` by default.
+    ///   - file: the creation site, reported by diagnostics. Leave the default.
+    ///   - line: the creation site, reported by diagnostics. Leave the default.
+    /// - Returns: the pending response and its resolver.
+    @inlinable
+    public static func pending(
+        on executor: ResponseExecutor = .main,
+        file: StaticString = #fileID,
+        line: UInt = #line
+    ) -> (response: Response<Value>, resolver: Resolver) {
+        let response = Response(pendingOn: executor, file: file, line: line)
+        return (response, Resolver(response))
+    }
+
+    /// Makes a pending response whose callbacks go through an executor of your own, such as
+    /// `ManualExecutor` in tests: `Response<Int>.pending(on: manual)`.
+    ///
+    /// - Parameters:
+    ///   - executor: runs each callback delivery; see ``ResponseExecutor/custom(_:)``.
+    ///   - file: the creation site, reported by diagnostics. Leave the default.
+    ///   - line: the creation site, reported by diagnostics. Leave the default.
+    /// - Returns: the pending response and its resolver.
+    public static func pending(
+        on executor: some CallbackExecutor,
+        file: StaticString = #fileID,
+        line: UInt = #line
+    ) -> (response: Response<Value>, resolver: Resolver) {
+        pending(on: ResponseExecutor.custom(executor), file: file, line: line)
+    }
+
+    /// Makes a response whose work runs asynchronously on `queue`.
+    ///
+    /// `body` is skipped when the response is cancelled before the queue gets to it. Work for
+    /// `DispatchQueue.main` goes through ResponseKit's own main-queue jobs, so a blocking read on
+    /// the main thread still runs it.
+    ///
+    /// ```swift
+    /// let response = Response<Int>(on: .global()) { try expensiveComputation() }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - queue: the queue that runs `body`.
+    ///   - executor: where callbacks run; ``ResponseExecutor/main`` by default.
+    ///   - file: the creation site, reported by diagnostics. Leave the default.
+    ///   - line: the creation site, reported by diagnostics. Leave the default.
+    ///   - body: the work. Its return value succeeds the response; its error fails it.
+    @inlinable
+    public convenience init(
+        on queue: DispatchQueue,
+        executor: ResponseExecutor = .main,
+        file: StaticString = #fileID,
+        line: UInt = #line,
+        _ body: @escaping @Sendable () throws -> Value
+    ) {
+        self.init(pendingOn: executor, file: file, line: line)
+        let resolver = Resolver(self)
+        ResponseExecutor.queue(queue).run {
+            guard !resolver.isCancelled else { return }
+            resolver.resolve(with: Result(catching: body))
+        }
+    }
+
+    /// Makes a response that has already succeeded.
+    ///
+    /// - Parameters:
+    ///   - value: the value.
+    ///   - executor: where callbacks run; ``ResponseExecutor/main`` by default.
+    ///   - file: the creation site. Leave the default.
+    ///   - line: the creation site. Leave the default.
+    /// - Returns: a done, successful response.
+    @inlinable
+    public static func succeeded(
+        _ value: Value,
+        on executor: ResponseExecutor = .main,
+        file: StaticString = #fileID,
+        line: UInt = #line
+    ) -> Response<Value> {
+        Response(finished: .success(value), executor: executor, file: file, line: line)
+    }
+
+    /// Makes a response that has already failed.
+    ///
+    /// - Parameters:
+    ///   - error: the failure.
+    ///   - executor: where callbacks run; ``ResponseExecutor/main`` by default.
+    ///   - file: the creation site. Leave the default.
+    ///   - line: the creation site. Leave the default.
+    /// - Returns: a done, failed response.
+    @inlinable
+    public static func failed(
+        _ error: any Error,
+        on executor: ResponseExecutor = .main,
+        file: StaticString = #fileID,
+        line: UInt = #line
+    ) -> Response<Value> {
+        Response(finished: .failure(error), executor: executor, file: file, line: line)
+    }
+
+    // MARK: - State
+
+    /// Whether the response has a result. Never blocks, never locks.
+    @inlinable
+    public var isDone: Bool {
+        flags & ResponseFlags.done != 0
+    }
+
+    /// Whether the response is done and succeeded. Never blocks.
+    @inlinable
+    public var isSuccessful: Bool {
+        flags & (ResponseFlags.done | ResponseFlags.failed) == ResponseFlags.done
+    }
+
+    /// Whether the response was cancelled through ``cancel()``. Never blocks, never locks.
+    @inlinable
+    public var isCancelled: Bool {
+        flags & ResponseFlags.cancelled != 0
+    }
+
+    /// Records that someone looked at the outcome, so a failure is not reported as unobserved.
+    @inlinable
+    func markFailureObserved() {
+        if flags & ResponseFlags.failureObserved == 0 { setFlags(ResponseFlags.failureObserved) }
+    }
+
+    // MARK: - Cancelling
+
+    /// Fails a pending response with `CancellationError` and tells the work, so that it can stop.
+    ///
+    /// The work hears about it through ``Resolver/isCancelled`` or ``Resolver/onCancel(_:)``.
+    /// Failure callbacks receive the `CancellationError`. Cancelling a response that is already
+    /// done does nothing.
+    ///
+    /// - Returns: `true` when this call cancelled the response, `false` when it was already done.
+    @discardableResult
+    public func cancel() -> Bool {
+        complete(with: .failure(CancellationError()), how: .cancelling)
+    }
+}
+
+extension Response: CustomStringConvertible, CustomDebugStringConvertible {
+    /// The state and creation site, as in `Response<Int>(pending, created at App/Login.swift:12)`.
+    public var description: String {
+        let stateText = currentResult.map { Self.summary(of: $0) } ?? "pending"
+        return "\(Self.self)(\(stateText), created at \(file):\(line))"
+    }
+
+    /// ``description`` plus the executor.
+    public var debugDescription: String {
+        "\(description.dropLast()), executor: \(executor))"
+    }
+
+    static func summary(of result: Result<Value, any Error>) -> String {
+        switch result {
+        case .success(let value): "succeeded with \(value)"
+        case .failure(let error): "failed with \(error)"
+        }
+    }
+}

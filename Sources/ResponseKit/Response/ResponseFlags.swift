@@ -1,0 +1,26 @@
+/// The bits of a response's state word that can be read without its lock.
+///
+/// They answer the questions asked on every hot path (`isDone`, "may I read the result without
+/// locking?") in one atomic load, and carry the claim count that composition uses for
+/// cancellation. Bit 0 is the lock on platforms where the lock lives in the word
+/// (see `CResponseKit.h`); it is never set or cleared here.
+@usableFromInline
+enum ResponseFlags {
+    /// The response has its result (set once, with release ordering, under the lock).
+    @inlinable static var done: UInt32 { 1 << 1 }
+    /// The result is a `CancellationError` from ``Response/cancel()``.
+    @inlinable static var cancelled: UInt32 { 1 << 2 }
+    /// Someone looked at the outcome: a failure is not reported as unobserved.
+    @inlinable static var failureObserved: UInt32 { 1 << 3 }
+    /// The result is a failure.
+    @inlinable static var failed: UInt32 { 1 << 4 }
+    /// Every callback registered before or during completion has been handed out: from now on the
+    /// state machine is `.done` for good and the result may be read without the lock.
+    @inlinable static var delivered: UInt32 { 1 << 5 }
+    /// The response failed because its last resolver was released unresolved; that was reported
+    /// already, so the failure is not reported again as unobserved.
+    @inlinable static var abandoned: UInt32 { 1 << 6 }
+    /// One claim: a derived response or an awaiting task that waits for this response. The count
+    /// takes the bits from 8 up.
+    @inlinable static var oneClaim: UInt32 { 1 << 8 }
+}

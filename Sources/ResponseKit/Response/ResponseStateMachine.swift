@@ -1,0 +1,241 @@
+/// A response's life as a state machine: pending with its callbacks, then delivering its result to
+/// them, then done.
+///
+/// Every transition is a `mutating` method that returns what the caller must do next (an
+/// *action*); the caller runs it after releasing the lock, so no user code and no other response
+/// ever runs under a response's lock. Only ``ResponseStorage`` calls these methods, with the lock
+/// held (see `Response.withLock`).
+@usableFromInline
+struct ResponseStateMachine<Value: Sendable> {
+    @usableFromInline
+    enum State {
+        /// Waiting for a result; the callbacks in registration order.
+        case pending(CallbackList<Value>)
+        /// Has its result, and the completing thread is running the callbacks registered before.
+        /// A callback registered now joins ``ResponseExtras/late`` and that thread runs it after
+        /// the earlier ones, so registration order holds even in that window.
+        case delivering(Result<Value, any Error>)
+        /// Has its result and has handed it to every callback: final. Once the `delivered` flag
+        /// says so, readers take the result without the lock (see `Response.deliveredResult`).
+        case done(Result<Value, any Error>)
+    }
+
+    @usableFromInline var state: State
+    /// The first response this one holds a claim on (composition), while pending.
+    @usableFromInline var upstream: (any ClaimHolder)?
+    /// What is rarely needed: cancellation handlers, further claims, late callbacks.
+    @usableFromInline var extras: ResponseExtras<Value>?
+
+    @inlinable
+    init(state: State) {
+        self.state = state
+        upstream = nil
+        extras = nil
+    }
+
+    /// The result, if there is one.
+    @inlinable
+    var result: Result<Value, any Error>? {
+        switch state {
+        case .pending: nil
+        case .delivering(let result), .done(let result): result
+        }
+    }
+
+    // MARK: - Registering callbacks
+
+    @usableFromInline
+    enum RegisterAction {
+        /// Stored: it runs when the response completes.
+        case stored
+        /// Queued behind the delivery under way: the completing thread runs it.
+        case queuedBehindDelivery
+        /// The response is done: deliver it now, on the caller's thread.
+        case deliverNow(Result<Value, any Error>)
+    }
+
+    @inlinable
+    mutating func register(_ callback: ResponseCallback<Value>) -> RegisterAction {
+        switch state {
+        case .pending(var callbacks):
+            state = .pending(.empty)  // drop our reference so the append does not copy
+            callbacks.append(callback)
+            state = .pending(callbacks)
+            return .stored
+        case .delivering:
+            makeExtras().late.append(callback)
+            return .queuedBehindDelivery
+        case .done(let result):
+            return .deliverNow(result)
+        }
+    }
+
+    /// Removes a blocking waiter that gave up; `false` when it was already woken.
+    @inlinable
+    mutating func remove(_ waiter: BlockingWaiter) -> Bool {
+        switch state {
+        case .pending(var callbacks):
+            state = .pending(.empty)
+            let removed = callbacks.remove(waiter)
+            state = .pending(callbacks)
+            return removed
+        case .delivering:
+            return extras?.late.remove(waiter) ?? false
+        case .done:
+            return false
+        }
+    }
+
+    // MARK: - Completing
+
+    @usableFromInline
+    enum CompleteAction {
+        /// This result won: deliver it to `callbacks`, then finish `links` (run cancellation
+        /// handlers, release claims).
+        case deliver(CallbackList<Value>, links: ResponseLinks)
+        /// The response already had a result, which stands.
+        case alreadyCompleted(first: Result<Value, any Error>)
+    }
+
+    @inlinable
+    mutating func complete(with result: Result<Value, any Error>) -> CompleteAction {
+        switch state {
+        case .pending(let callbacks):
+            state = .delivering(result)
+            let links = ResponseLinks(upstream: upstream, extras: extras)
+            upstream = nil
+            extras = nil
+            return .deliver(callbacks, links: links)
+        case .delivering(let first), .done(let first):
+            return .alreadyCompleted(first: first)
+        }
+    }
+
+    @usableFromInline
+    enum DeliveryAction {
+        /// Callbacks were registered during the delivery: deliver these too, then ask again.
+        case deliverLate(CallbackList<Value>)
+        /// Every callback has its result: the response is done.
+        case finished
+    }
+
+    /// Called by the completing thread after it delivered a batch.
+    @inlinable
+    mutating func finishDelivery() -> DeliveryAction {
+        guard case .delivering(let result) = state else {
+            preconditionFailure("ResponseKit: a delivery finished on a response that was not delivering")
+        }
+        if let extras, !extras.late.isEmpty {
+            let late = extras.late
+            extras.late = .empty
+            return .deliverLate(late)
+        }
+        extras = nil
+        state = .done(result)
+        return .finished
+    }
+
+    // MARK: - Links
+
+    /// Records `upstream` as a response this one holds a claim on; `false` (nothing recorded)
+    /// when this response already has its result.
+    @inlinable
+    mutating func addUpstream(_ upstream: any ClaimHolder) -> Bool {
+        guard case .pending = state else { return false }
+        if self.upstream == nil {
+            self.upstream = upstream
+        } else {
+            makeExtras().upstreams.append(upstream)
+        }
+        return true
+    }
+
+    @usableFromInline
+    enum CancellationHandlerAction {
+        case stored
+        /// The response is cancelled already: run the handler now.
+        case runNow
+        /// The response finished some other way: the handler never runs.
+        case discard
+    }
+
+    @inlinable
+    mutating func addCancellationHandler(
+        _ handler: @escaping @Sendable () -> Void,
+        isCancelled: Bool
+    ) -> CancellationHandlerAction {
+        guard case .pending = state else { return isCancelled ? .runNow : .discard }
+        makeExtras().cancellationHandlers.append(handler)
+        return .stored
+    }
+
+    @inlinable
+    mutating func makeExtras() -> ResponseExtras<Value> {
+        if let extras { return extras }
+        let made = ResponseExtras<Value>()
+        extras = made
+        return made
+    }
+}
+
+/// The rarely used part of a response's state, allocated on first use.
+///
+/// Only reached through ``ResponseStateMachine``, under the response's lock, or after completion
+/// handed it to the completing thread alone (``ResponseLinks``): never shared between threads
+/// without the lock.
+@usableFromInline
+final class ResponseExtras<Value: Sendable> {
+    /// The work's handlers for ``Response/cancel()``.
+    @usableFromInline var cancellationHandlers: [@Sendable () -> Void] = []
+    /// Claims beyond the first (a combinator waits on many responses).
+    @usableFromInline var upstreams: [any ClaimHolder] = []
+    /// Callbacks registered while the completing thread delivered.
+    @usableFromInline var late: CallbackList<Value> = .empty
+
+    @inlinable
+    init() {}
+}
+
+/// What a completed response must finish outside its lock: run its cancellation handlers (when it
+/// was cancelled) and release its claims.
+@usableFromInline
+struct ResponseLinks {
+    @usableFromInline let upstream: (any ClaimHolder)?
+    @usableFromInline let cancellationHandlers: [@Sendable () -> Void]
+    @usableFromInline let upstreams: [any ClaimHolder]
+
+    @inlinable
+    init<Value>(upstream: (any ClaimHolder)?, extras: ResponseExtras<Value>?) {
+        self.upstream = upstream
+        cancellationHandlers = extras?.cancellationHandlers ?? []
+        upstreams = extras?.upstreams ?? []
+    }
+
+    @inlinable
+    var isEmpty: Bool {
+        upstream == nil && cancellationHandlers.isEmpty && upstreams.isEmpty
+    }
+
+    /// Tells the work it was cancelled (when it was), then releases every claim. A release that
+    /// cancels an upstream does so inside `context`, so a long chain cancelled from its end
+    /// stays flat.
+    @usableFromInline
+    func finish(cancelling: Bool, context: inout CompletionContext) {
+        if cancelling {
+            for handler in cancellationHandlers { handler() }
+        }
+        upstream?.releaseClaim(context: &context)
+        for upstream in upstreams { upstream.releaseClaim(context: &context) }
+    }
+}
+
+/// Something a derived response holds a claim on: a ``Response`` of any value type.
+@usableFromInline
+protocol ClaimHolder: AnyObject, Sendable {
+    /// Records that one more derived response or task waits for this response.
+    func addClaim()
+    /// Gives up one claim; cancels the response when it was the last one and the response is pending.
+    func releaseClaim()
+    /// ``releaseClaim()`` inside a completion under way, which a resulting cancellation joins.
+    func releaseClaim(context: inout CompletionContext)
+}
