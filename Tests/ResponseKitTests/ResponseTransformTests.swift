@@ -59,7 +59,7 @@ struct ResponseTransformTests {
         #expect(try chain.value == 10)
     }
 
-    @Test func map_byDefault_runsInlineOnTheThreadThatFinishesTheResponse() throws {
+    @Test func map_byDefault_runsInlineOnTheThreadThatFinishesTheResponse() async throws {
         let (response, resolver) = Response<Int>.pending(on: .immediate)
         let threads = Recorder<String>()
         let mapped = response.map { value -> Int in
@@ -72,8 +72,8 @@ struct ResponseTransformTests {
             resolver.succeed(1)
             doneBeforeSucceedReturned.resolver.succeed(mapped.isDone)
         }
-        #expect(try doneBeforeSucceedReturned.response.value)
-        #expect(try mapped.value == 2)
+        #expect(try await doneBeforeSucceedReturned.response.get())
+        #expect(try await mapped.get() == 2)
         let seen = threads.values
         #expect(seen.count == 2 && seen[0] == seen[1], "the transformation ran on the finishing thread")
     }

@@ -177,7 +177,7 @@ extension Response {
         }
         // Every claim at once, before the combined response is shared: no lock, one array.
         for input in inputs { input.addClaim() }
-        combined.storagePointer.pointee.machine.makeExtras().upstreams = inputs
+        combined.machine.makeExtras().upstreams = inputs
         for (index, input) in inputs.enumerated() { input.register(observer(index, combined)) }
         return combined
     }

@@ -230,6 +230,8 @@ extension Response {
     @usableFromInline
     func reportUnobserved(_ error: any Error) {
         guard !(error is CancellationError) else { return }
+        // An abandonment was reported where it happened; the responses derived from it carry it on.
+        guard (error as? ResponseError) != .abandoned else { return }
         ResponseDiagnostics.report(
             .unobservedFailure,
             "\(Self.self) created at \(file):\(line) failed with \(error) and was released "

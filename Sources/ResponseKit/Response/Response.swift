@@ -42,9 +42,10 @@ import Dispatch
 ///
 /// See <doc:Threading> for where transformations run and what a blocking read does on the main
 /// thread.
-// Safety of `@unchecked Sendable`: the only mutable stored property is `storage`. Its `word` is
-// accessed only through C11 atomic operations (CResponseKit.h). Its `machine` is read and written
-// only by `withLock` (ResponseStorage.swift), which holds the lock for the whole access, except for
+// Safety of `@unchecked Sendable`: the mutable stored properties are `stateWord` and `machine`.
+// `stateWord` is accessed only through C11 atomic operations (CResponseKit.h), by address.
+// `machine` is read and written only by `withLock` (ResponseStorage.swift), which holds the lock
+// for the whole access, except for
 // the reads of `deliveredResult` and `currentResult`, which happen only after an acquire load saw
 // the `delivered` flag; that flag is set with release ordering after the machine's last write
 // (`finishDelivery` makes it `.done`, and no transition writes a `.done` machine), so such a read
@@ -54,8 +55,13 @@ public final class Response<Value: Sendable>: @unchecked Sendable {
     /// The producer's handle on a pending response. The same type as ``ResponseKit/Resolver``.
     public typealias Resolver = ResponseKit.Resolver<Value>
 
-    /// State word and state machine. Must stay the first stored property (see `storagePointer`).
-    @usableFromInline var storage: ResponseStorage<Value>
+    /// Lock, flags and claim count, through C11 atomics only. Must stay the first stored property
+    /// (see `word`).
+    @usableFromInline var stateWord: rk_word
+    /// The creation site's line (here, where it fills what would be padding).
+    @usableFromInline let creationLine: UInt32
+    /// The response's life; only under the lock (see `withLock`).
+    @usableFromInline @exclusivity(unchecked) var machine: ResponseStateMachine<Value>
 
     /// Where callbacks run.
     public let executor: ResponseExecutor
@@ -71,7 +77,9 @@ public final class Response<Value: Sendable>: @unchecked Sendable {
         file: StaticString,
         line: UInt
     ) {
-        storage = ResponseStorage(flags: flags, line: line, state: state)
+        stateWord = rk_word_make(flags)
+        creationLine = UInt32(truncatingIfNeeded: line)
+        machine = ResponseStateMachine(state: state)
         self.executor = executor
         creationFile = file.hasPointerRepresentation ? UnsafeRawPointer(file.utf8Start) : nil
     }
@@ -101,7 +109,7 @@ public final class Response<Value: Sendable>: @unchecked Sendable {
         let flags = rk_load_acquire(word)
         let quiet = ResponseFlags.failureObserved | ResponseFlags.cancelled | ResponseFlags.abandoned
         if flags & (ResponseFlags.failed | quiet) == ResponseFlags.failed {
-            if case .failure(let error)? = storage.machine.result { reportUnobserved(error) }
+            if case .failure(let error)? = machine.result { reportUnobserved(error) }
         }
     }
 

@@ -42,6 +42,21 @@ struct ResponseStateMachine<Value: Sendable> {
         }
     }
 
+    /// How many callbacks wait for the result (tests look at it to prove nothing is left behind).
+    var waitingCallbackCount: Int {
+        let list: CallbackList<Value>
+        switch state {
+        case .pending(let callbacks): list = callbacks
+        case .delivering: list = extras?.late ?? .empty
+        case .done: return 0
+        }
+        switch list {
+        case .empty: return 0
+        case .one: return 1
+        case .many(let callbacks): return callbacks.count
+        }
+    }
+
     // MARK: - Registering callbacks
 
     @usableFromInline

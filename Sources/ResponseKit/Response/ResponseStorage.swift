@@ -1,37 +1,14 @@
 import CResponseKit
 
-/// Everything about a response that changes, in one place: the state word (lock, flags, claims)
-/// and the state machine. It is the first stored property of ``Response``, so that it lives in the
-/// response's own allocation at a fixed address, which the C atomics of the word need.
-///
-/// Only the methods in this file touch it. They take the lock around every access to `machine`
-/// (``Response/withLock(_:)``), with one documented exception, the fast path for a finished
-/// result (``Response/deliveredResult``).
-@usableFromInline
-struct ResponseStorage<Value: Sendable> {
-    /// Lock, flags and claim count; C atomics only. Must stay the first field.
-    @usableFromInline var word: rk_word
-    /// The creation site's line (kept here, where it fills what would be padding).
-    @usableFromInline let creationLine: UInt32
-    @usableFromInline var machine: ResponseStateMachine<Value>
-
-    @inlinable
-    init(flags: UInt32, line: UInt, state: ResponseStateMachine<Value>.State) {
-        word = rk_word_make(flags)
-        creationLine = UInt32(truncatingIfNeeded: line)
-        machine = ResponseStateMachine(state: state)
-    }
-}
+// A response's storage is the response object itself: the state word (lock, flags, claims) as its
+// first stored property, where C11 atomics reach it by address, and the state machine beside it,
+// so that a response is one allocation. The code in this file is the only code that locks: every
+// access to `machine` goes through `withLock`, except the documented lock-free read of a
+// delivered result (`deliveredResult`).
 
 extension Response {
-    /// The storage, inside this object. `storage` is the class's first stored property, so it
-    /// starts where the object's stored properties start.
-    @inlinable @inline(__always)
-    var storagePointer: UnsafeMutablePointer<ResponseStorage<Value>> {
-        _getUnsafePointerToStoredProperties(self).assumingMemoryBound(to: ResponseStorage<Value>.self)
-    }
-
-    /// The state word, the storage's first field: reached without the value type's metadata, so
+    /// The state word. `stateWord` is the class's first stored property, so it starts where the
+    /// object's stored properties start; reached this way, without the value type's metadata, so
     /// that unspecialised code (a deinit) reads the flags cheaply.
     @inlinable @inline(__always)
     var word: UnsafeMutablePointer<rk_word> {
@@ -45,10 +22,9 @@ extension Response {
     func withLock<Result>(
         _ body: (inout ResponseStateMachine<Value>, inout UInt32) -> Result
     ) -> Result {
-        let storage = storagePointer
         rk_lock(word)
         var flagsOnUnlock: UInt32 = 0
-        let result = body(&storage.pointee.machine, &flagsOnUnlock)
+        let result = body(&machine, &flagsOnUnlock)
         if flagsOnUnlock == 0 {
             rk_unlock(word)
         } else {
@@ -76,22 +52,21 @@ extension Response {
     @inlinable @inline(__always)
     var deliveredResult: Result<Value, any Error>? {
         guard flags & ResponseFlags.delivered != 0 else { return nil }
-        return storagePointer.pointee.machine.result
+        return machine.result
     }
 
     /// The result if the response has one: without the lock once delivered, with it before.
     @inlinable
     var currentResult: Result<Value, any Error>? {
         let flags = self.flags
-        if flags & ResponseFlags.delivered != 0 { return storagePointer.pointee.machine.result }
+        if flags & ResponseFlags.delivered != 0 { return machine.result }
         guard flags & ResponseFlags.done != 0 else { return nil }
         return withLock { machine, _ in machine.result }
     }
 
-    /// The creation site's line.
-    @inlinable
-    var creationLine: UInt32 {
-        storagePointer.pointee.creationLine
+    /// How many callbacks wait for the result.
+    var waitingCallbackCount: Int {
+        withLock { machine, _ in machine.waitingCallbackCount }
     }
 
     // MARK: - Claims
