@@ -82,7 +82,7 @@ public struct ResponseExecutor: Sendable {
         case .immediate:
             job()
         case .queue(let queue):
-            if queue === DispatchQueue.main {
+            if MainQueue.isMain(queue) {
                 MainQueueJobs.enqueue(job)
             } else {
                 queue.async(execute: job)

@@ -108,3 +108,57 @@ final class MainThreadChainTests: XCTestCase {
         XCTAssertEqual(try user.value, "USER(TOKEN)")
     }
 }
+
+/// Blocking reads inside a main-queue job, on the main thread: ResponseKit's own main-queue work
+/// still runs during the wait, and a wait on anything else is reported at once.
+final class MainQueueJobBlockingTests: XCTestCase {
+    func testValue_insideAMainQueueJob_runsWorkResponseKitPutOnTheMainQueue() throws {
+        let outcome = Response<Int>.pending(on: .immediate)
+        DispatchQueue.main.async {
+            let onMain = Response<Int>(on: .main, executor: .immediate) { 7 }
+            outcome.resolver.resolve(with: onMain.result)
+        }
+        XCTAssertEqual(try outcome.response.value, 7)
+    }
+
+    func testValue_insideAMainQueueJob_deliversTheMainCallbacksItWaitsFor() throws {
+        let outcome = Response<Int>.pending(on: .immediate)
+        DispatchQueue.main.async {
+            let (response, resolver) = Response<Int>.pending()  // delivers on .main
+            let doubled = Response<Int>.pending(on: .immediate)
+            response.onCompletion { doubled.resolver.succeed($0 * 2) }
+            DispatchQueue.global().async { resolver.succeed(4) }
+            outcome.resolver.resolve(with: doubled.response.result)
+        }
+        XCTAssertEqual(try outcome.response.value, 8)
+    }
+
+    func testValue_insideAMainActorCallbackRunDuringAnotherWait_stillProgresses() throws {
+        let (first, firstResolver) = Response<Int>.pending()
+        let inner = Response<Int>.pending(on: .immediate)
+        first.onCompletion { _ in
+            // A .main callback, run by the outer wait below: it blocks on more .main work.
+            let (second, secondResolver) = Response<Int>.pending()
+            let seen = Response<Int>.pending(on: .immediate)
+            second.onCompletion { seen.resolver.succeed($0) }
+            DispatchQueue.global().async { secondResolver.succeed(5) }
+            inner.resolver.resolve(with: seen.response.result)
+        }
+        DispatchQueue.global().async { firstResolver.succeed(1) }
+        XCTAssertEqual(try first.value, 1)
+        XCTAssertEqual(try inner.response.value, 5)
+    }
+
+    func testWait_insideAMainQueueJob_onWorkThatNeedsOtherMainQueueWork_isReportedAtOnce() throws {
+        startRecordingDiagnostics()
+        let outcome = Response<[ResponseDiagnostic.Kind]>.pending(on: .immediate)
+        DispatchQueue.main.async {
+            let (response, resolver) = Response<Int>.pending(on: .immediate); let line = UInt(#line)
+            // The app's own main-queue job, behind this one: it cannot run during the wait.
+            DispatchQueue.global().async { DispatchQueue.main.async { resolver.succeed(1) } }
+            let timedOut = (try? response.wait(timeout: .milliseconds(200))) == nil
+            outcome.resolver.succeed(timedOut ? diagnostics(forResponseCreatedAt: line).map(\.kind) : [])
+        }
+        XCTAssertEqual(try outcome.response.value, [.mainQueueBlocked])
+    }
+}

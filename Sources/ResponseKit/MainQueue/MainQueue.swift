@@ -12,6 +12,12 @@ enum MainQueue {
         return key
     }()
 
+    /// Whether `queue` is the main queue. Not `queue === DispatchQueue.main`: on Linux each read of
+    /// `DispatchQueue.main` makes a new wrapper object; the queue's own specifics tell.
+    static func isMain(_ queue: DispatchQueue) -> Bool {
+        queue.getSpecific(key: key) == true
+    }
+
     /// Whether the caller runs inside a job of the main queue (a `DispatchQueue.main` block, a
     /// `@MainActor` task's step): there the main queue cannot run anything else until it returns.
     static var isInsideJob: Bool {
