@@ -39,6 +39,12 @@ let package = Package(
             dependencies: ["ResponseKit"],
             path: "Benchmarks/ResponseBenchmarks"
         ),
+        // Exactly-once under races, counted in release: `swift run -c release ResponseStress`.
+        .executableTarget(
+            name: "ResponseStress",
+            dependencies: ["ResponseKit"],
+            path: "Benchmarks/ResponseStress"
+        ),
 
         .testTarget(name: "ResponseKitTests", dependencies: ["ResponseKit", "ResponseKitTesting"]),
         .testTarget(name: "ResponseKitTestingTests", dependencies: ["ResponseKit", "ResponseKitTesting"]),

@@ -41,7 +41,6 @@ struct ResponsePollingTests {
                 #expect(error == .timedOut)
             }
             #expect(try response.value == 8)
-            #expect(response.waitingCallbackCount == 0)
         }
     }
 

@@ -1,0 +1,218 @@
+// ResponseStress: exactly-once under races, counted in release, in the millions.
+//
+// Each scenario races threads over batches of responses (one thread resolves, others observe,
+// register, cancel, wait) and then checks every response: one outcome, every callback exactly
+// once, in registration order. A failed check prints what broke and exits 1.
+//
+//     swift run -c release ResponseStress                 # every scenario, >= 1,000,000 raced operations each
+//     swift run -c release ResponseStress --scale 0.01    # a quick run
+
+import Dispatch
+import Foundation
+import ResponseKit
+
+/// Prints a line at once, even when standard output is a pipe.
+func report(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+}
+
+/// Runs `bodies` at once, each on its own thread, and waits for all.
+func race(_ bodies: [@Sendable () -> Void]) {
+    let start = DispatchSemaphore(value: 0)
+    let done = DispatchGroup()
+    for body in bodies {
+        done.enter()
+        let thread = Thread {
+            start.wait()
+            body()
+            done.leave()
+        }
+        thread.start()
+    }
+    for _ in bodies { start.signal() }
+    done.wait()
+}
+
+/// Counts events per response slot.
+final class Counts: @unchecked Sendable {
+    // Safety: `counts` is read and written only while `lock` is held.
+    private var counts: [Int]
+    private let lock = NSLock()
+    init(_ count: Int) { counts = Array(repeating: 0, count: count) }
+    func add(_ index: Int, _ amount: Int = 1) {
+        lock.lock()
+        counts[index] += amount
+        lock.unlock()
+    }
+    subscript(_ index: Int) -> Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return counts[index]
+    }
+}
+
+/// An ordered record per slot, for order checks.
+final class Orders: @unchecked Sendable {
+    // Safety: each slot's array is guarded by the lock of that slot.
+    private var values: [[Int]]
+    private let locks: [NSLock]
+    init(_ count: Int) {
+        values = Array(repeating: [], count: count)
+        locks = (0..<count).map { _ in NSLock() }
+    }
+    func append(_ value: Int, at index: Int) {
+        locks[index].lock()
+        values[index].append(value)
+        locks[index].unlock()
+    }
+    func values(at index: Int) -> [Int] {
+        locks[index].lock()
+        defer { locks[index].unlock() }
+        return values[index]
+    }
+}
+
+let failureCount = Counts(1)
+func check(_ condition: Bool, _ message: @autoclosure () -> String) {
+    if !condition {
+        failureCount.add(0)
+        if failureCount[0] <= 20 { report("FAILED: \(message())") }
+    }
+}
+
+struct Scenario {
+    let name: String
+    /// Runs one round over `batch` responses; returns the raced operations it counted.
+    let round: (_ batch: Int) -> Int
+}
+
+let scale = CommandLine.arguments.firstIndex(of: "--scale").map { Double(CommandLine.arguments[$0 + 1])! } ?? 1
+let target = Int(1_000_000 * scale)
+let batch = 2_000
+
+let scenarios: [Scenario] = [
+    Scenario(name: "resolve / observe / cancel") { batch in
+        let pairs = (0..<batch).map { _ in Response<Int>.pending(on: .immediate) }
+        let delivered = Counts(batch)
+        let resolvedWins = Counts(batch)
+        let cancelWins = Counts(batch)
+        race([
+            { for (index, pair) in pairs.enumerated() where pair.resolver.succeed(index) { resolvedWins.add(index) } },
+            { for (index, pair) in pairs.enumerated() { pair.response.onResult { _ in delivered.add(index) } } },
+            { for (index, pair) in pairs.enumerated() where pair.response.cancel() { cancelWins.add(index) } },
+        ])
+        for index in 0..<batch {
+            check(resolvedWins[index] + cancelWins[index] == 1, "response \(index): \(resolvedWins[index]) resolutions and \(cancelWins[index]) cancellations won")
+            check(delivered[index] == 1, "response \(index): its callback ran \(delivered[index]) times")
+            check(pairs[index].response.isCancelled == (cancelWins[index] == 1), "response \(index): isCancelled disagrees with who won")
+        }
+        return batch * 3
+    },
+    Scenario(name: "registration during delivery, in order") { batch in
+        let pairs = (0..<batch).map { _ in Response<Int>.pending(on: .immediate) }
+        let orders = Orders(batch)
+        race([
+            { for (index, pair) in pairs.enumerated() { pair.resolver.succeed(index) } },
+            {
+                for (index, pair) in pairs.enumerated() {
+                    for step in 0..<4 { pair.response.onCompletion { _ in orders.append(step, at: index) } }
+                }
+            },
+        ])
+        for index in 0..<batch {
+            check(orders.values(at: index) == [0, 1, 2, 3], "response \(index): callbacks ran as \(orders.values(at: index))")
+        }
+        return batch * 5
+    },
+    Scenario(name: "combinators with concurrent resolution and cancellation") { batch in
+        let inputs = (0..<batch).map { _ in (0..<4).map { _ in Response<Int>.pending(on: .immediate) } }
+        let combined = inputs.map { group in Response.all(group.map(\.response), on: .immediate) }
+        let outcomes = Counts(batch)
+        race([
+            { for group in inputs { for (index, pair) in group.enumerated() { pair.resolver.succeed(index) } } },
+            { for (index, response) in combined.enumerated() { response.onResult { _ in outcomes.add(index) } } },
+            { for (index, response) in combined.enumerated() where index % 2 == 0 { response.cancel() } },
+        ])
+        for index in 0..<batch {
+            check(outcomes[index] == 1, "all #\(index): its callback ran \(outcomes[index]) times")
+            let result = combined[index].result
+            if case .success(let values) = result { check(values == [0, 1, 2, 3], "all #\(index): \(values)") }
+            if combined[index].isCancelled {
+                for pair in inputs[index] {
+                    check(pair.response.isDone, "all #\(index): an input of a cancelled all is still pending")
+                }
+            }
+        }
+        return batch * 6
+    },
+    Scenario(name: "chains cancelled mid-flight") { batch in
+        let heads = (0..<batch).map { _ in Response<Int>.pending(on: .immediate) }
+        let tails = heads.map { head -> Response<Int> in
+            var chain = head.response
+            for _ in 0..<10 { chain = chain.map { $0 + 1 } }
+            return chain
+        }
+        let outcomes = Counts(batch)
+        for (index, tail) in tails.enumerated() { tail.onResult { _ in outcomes.add(index) } }
+        race([
+            { for (index, head) in heads.enumerated() { head.resolver.succeed(index) } },
+            { for tail in tails { tail.cancel() } },
+        ])
+        for index in 0..<batch {
+            check(outcomes[index] == 1, "chain \(index): its end's callback ran \(outcomes[index]) times")
+            switch tails[index].result {
+            case .success(let value): check(value == index + 10, "chain \(index): \(value)")
+            case .failure(let error):
+                check(error is CancellationError, "chain \(index): \(error)")
+                check(heads[index].response.isDone, "chain \(index): cancelled, yet its head is pending")
+            }
+        }
+        return batch * 2
+    },
+    Scenario(name: "waits and awaits racing resolution") { batch in
+        let pairs = (0..<batch).map { _ in Response<Int>.pending(on: .immediate) }
+        let seen = Counts(batch)
+        let awaited = DispatchGroup()
+        for (index, pair) in pairs.enumerated() where index % 8 == 0 {
+            awaited.enter()
+            Task.detached {  // not the main actor of top-level code: the main thread blocks below
+                if (try? await pair.response.get()) == index { seen.add(index) }
+                awaited.leave()
+            }
+        }
+        race([
+            { for (index, pair) in pairs.enumerated() { pair.resolver.succeed(index) } },
+            {
+                for (index, pair) in pairs.enumerated() {
+                    if (try? pair.response.wait(timeout: .zero)) == index { seen.add(index, 100) }
+                }
+            },
+            { for (index, pair) in pairs.enumerated() where (try? pair.response.value) == index { seen.add(index, 10_000) } },
+        ])
+        awaited.wait()
+        for index in 0..<batch {
+            let count = seen[index]
+            check(count / 10_000 == 1, "response \(index): a blocking read saw \(count / 10_000) values")
+            check((count % 10_000) / 100 <= 1, "response \(index): a zero-timeout wait saw \((count % 10_000) / 100) values")
+            check(count % 100 == (index % 8 == 0 ? 1 : 0), "response \(index): an await saw \(count % 100) values")
+        }
+        return batch * 3 + batch / 8
+    },
+]
+
+for scenario in scenarios {
+    let clock = ContinuousClock()
+    var operations = 0
+    var rounds = 0
+    let elapsed = clock.measure {
+        while operations < target {
+            operations += scenario.round(batch)
+            rounds += 1
+        }
+    }
+    report("\(scenario.name): \(operations) raced operations in \(rounds) rounds, \(elapsed); failures so far: \(failureCount[0])")
+}
+
+let failures = failureCount[0]
+report(failures == 0 ? "\(scenarios.count) passed, 0 failed" : "0 passed, \(failures) failed")
+exit(failures == 0 ? 0 : 1)
