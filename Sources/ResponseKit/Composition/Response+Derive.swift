@@ -79,20 +79,4 @@ extension Response {
         link(derived)
         register(.observer { result, completion in derived.complete(with: result, chainedIn: &completion) }, context: &context)
     }
-
-    /// Registers `callback` inside a completion under way: a done response delivers through that
-    /// completion's context, so chains of done responses stay flat too.
-    @usableFromInline
-    func register(_ callback: ResponseCallback<Value>, context: inout CompletionContext) {
-        if let result = deliveredResult {
-            if callback.observesFailure { markFailureObserved() }
-            deliver(result, to: callback, context: &context)
-            return
-        }
-        let action = withLock { machine, flagsOnUnlock in
-            if callback.observesFailure { flagsOnUnlock = ResponseFlags.failureObserved }
-            return machine.register(callback)
-        }
-        if case .deliverNow(let result) = action { deliver(result, to: callback, context: &context) }
-    }
 }

@@ -146,22 +146,25 @@ extension Response {
     /// Registers `callback`, or delivers it at once when the response is done.
     @inlinable
     func register(_ callback: ResponseCallback<Value>) {
+        var context = CompletionContext()
+        register(callback, context: &context)
+        context.runDeferred()
+    }
+
+    /// Registers `callback` inside a completion under way: a done response delivers through that
+    /// completion's context, so chains of done responses stay flat too.
+    @inlinable
+    func register(_ callback: ResponseCallback<Value>, context: inout CompletionContext) {
         if let result = deliveredResult {
             if callback.observesFailure { markFailureObserved() }
-            var context = CompletionContext()
             deliver(result, to: callback, context: &context)
-            context.runDeferred()
             return
         }
         let action = withLock { machine, flagsOnUnlock in
             if callback.observesFailure { flagsOnUnlock = ResponseFlags.failureObserved }
             return machine.register(callback)
         }
-        if case .deliverNow(let result) = action {
-            var context = CompletionContext()
-            deliver(result, to: callback, context: &context)
-            context.runDeferred()
-        }
+        if case .deliverNow(let result) = action { deliver(result, to: callback, context: &context) }
     }
 
     /// Registers a blocking waiter; `false` (nothing registered) when the response is done.
