@@ -1,3 +1,5 @@
+import CResponseKit
+
 /// The producer's handle on a pending ``Response``: the work uses it to finish the response.
 ///
 /// Get one from ``Response/pending(on:file:line:)-(ResponseExecutor,_,_)``. The first result wins:
@@ -22,7 +24,7 @@
 public struct Resolver<Value: Sendable>: Sendable {
     /// The one object shared by every copy: its release is how the response learns that nobody
     /// can resolve it any more.
-    @usableFromInline let handle: ResolverHandle<Value>
+    @usableFromInline let handle: ResolverHandle
 
     @inlinable
     init(_ response: Response<Value>) {
@@ -31,7 +33,10 @@ public struct Resolver<Value: Sendable>: Sendable {
 
     /// The response this resolver finishes.
     @inlinable
-    public var response: Response<Value> { handle.response }
+    public var response: Response<Value> {
+        // The handle was made from a `Response<Value>` in `init` above: the downcast holds.
+        unsafeDowncast(handle.response, to: Response<Value>.self)
+    }
 
     /// Succeeds the response with `value`, unless it is already done.
     ///
@@ -43,7 +48,7 @@ public struct Resolver<Value: Sendable>: Sendable {
     @inlinable
     @discardableResult
     public func succeed(_ value: Value, file: StaticString = #fileID, line: UInt = #line) -> Bool {
-        handle.response.complete(with: .success(value), how: .resolving(file: file, line: line))
+        response.complete(with: .success(value), how: .resolving(file: file, line: line))
     }
 
     /// Fails the response with `error`, unless it is already done.
@@ -56,7 +61,7 @@ public struct Resolver<Value: Sendable>: Sendable {
     @inlinable
     @discardableResult
     public func fail(_ error: any Error, file: StaticString = #fileID, line: UInt = #line) -> Bool {
-        handle.response.complete(with: .failure(error), how: .resolving(file: file, line: line))
+        response.complete(with: .failure(error), how: .resolving(file: file, line: line))
     }
 
     /// Finishes the response with `result`, unless it is already done.
@@ -73,7 +78,7 @@ public struct Resolver<Value: Sendable>: Sendable {
         file: StaticString = #fileID,
         line: UInt = #line
     ) -> Bool {
-        handle.response.complete(with: result, how: .resolving(file: file, line: line))
+        response.complete(with: result, how: .resolving(file: file, line: line))
     }
 
     /// Finishes the response unless it is done, and says nothing if it was: for inputs that race
@@ -81,13 +86,13 @@ public struct Resolver<Value: Sendable>: Sendable {
     @inlinable
     @discardableResult
     func resolveIfPending(with result: Result<Value, any Error>) -> Bool {
-        handle.response.complete(with: result, how: .racing)
+        response.complete(with: result, how: .racing)
     }
 
     /// Whether the response was cancelled. Long work can poll it to stop early.
     @inlinable
     public var isCancelled: Bool {
-        handle.response.isCancelled
+        response.isCancelled
     }
 
     /// Runs `handler` when the response is cancelled, so the work can stop early.
@@ -98,7 +103,7 @@ public struct Resolver<Value: Sendable>: Sendable {
     ///
     /// - Parameter handler: stops the work. Keep it short: it runs on the cancelling thread.
     public func onCancel(_ handler: @escaping @Sendable () -> Void) {
-        handle.response.addCancellationHandler(handler)
+        response.addCancellationHandler(handler)
     }
 }
 
@@ -114,17 +119,33 @@ extension Resolver where Value == Void {
 
 /// The object behind every copy of a ``Resolver``: when the last copy goes, a response that is
 /// still pending can never be resolved, so it fails with ``ResponseError/abandoned``.
+///
+/// Not generic, so that its deinit, which runs once per resolver, is specialised: it reads the
+/// response's flags without the value type's metadata and only calls into the response when it is
+/// still pending.
 @usableFromInline
-final class ResolverHandle<Value: Sendable>: Sendable {
-    @usableFromInline let response: Response<Value>
+final class ResolverHandle: Sendable {
+    /// Always a `Response`; stored as one word (an existential would take two, and a byte in
+    /// every pending response's footprint). Its value type is recovered by `Resolver.response`.
+    @usableFromInline let response: any AnyObject & Sendable
 
     @inlinable
-    init(_ response: Response<Value>) {
+    init(_ response: some AbandonableResponse) {
         self.response = response
     }
 
     deinit {
-        // The flags first, read without the value type's metadata: the common case is done.
-        if !response.isDone { response.abandonIfPending() }
+        // The state word is a response's first stored property (see `Response.word`).
+        let flags = rk_load_acquire(_getUnsafePointerToStoredProperties(response).assumingMemoryBound(to: rk_word.self))
+        if flags & ResponseFlags.done == 0 { (response as? any AbandonableResponse)?.abandonIfPending() }
     }
 }
+
+/// A response, seen by the resolver handle without its value type.
+@usableFromInline
+protocol AbandonableResponse: AnyObject, Sendable {
+    /// Fails the response with ``ResponseError/abandoned`` if it is still pending.
+    func abandonIfPending()
+}
+
+extension Response: AbandonableResponse {}

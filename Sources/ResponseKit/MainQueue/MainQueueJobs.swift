@@ -11,8 +11,22 @@ import Dispatch
 ///   callbacks cost one main-queue hop.
 /// - **Order.** Jobs run in the order they were enqueued, whoever runs them.
 enum MainQueueJobs {
+    /// A job: plain, or a main-actor one, run under `MainActor.assumeIsolated` (kept apart so that
+    /// a main-actor callback costs no wrapping closure).
+    enum Job: Sendable {
+        case plain(@Sendable () -> Void)
+        case mainActor(@MainActor @Sendable () -> Void)
+
+        func run() {
+            switch self {
+            case .plain(let job): job()
+            case .mainActor(let job): MainActor.assumeIsolated { job() }
+            }
+        }
+    }
+
     private struct State {
-        var jobs: [@Sendable () -> Void] = []
+        var jobs: [Job] = []
         var head = 0
         /// A `DispatchQueue.main` job that drains the queue is on its way.
         var drainScheduled = false
@@ -24,6 +38,15 @@ enum MainQueueJobs {
 
     /// Adds `job`; it runs on the main queue after every job enqueued before it.
     static func enqueue(_ job: @escaping @Sendable () -> Void) {
+        enqueue(.plain(job))
+    }
+
+    /// Adds a main-actor `job`; it runs on the main actor after every job enqueued before it.
+    static func enqueue(mainActor job: @escaping @MainActor @Sendable () -> Void) {
+        enqueue(.mainActor(job))
+    }
+
+    static func enqueue(_ job: Job) {
         let (schedule, parked) = state.withLock { state -> (Bool, BlockingWaiter?) in
             state.jobs.append(job)
             let schedule = !state.drainScheduled
@@ -39,13 +62,13 @@ enum MainQueueJobs {
     /// The scheduled drain: runs every job, then lets the next enqueue schedule another.
     private static func drainScheduledJobs() {
         while true {
-            let job = state.withLock { state -> (@Sendable () -> Void)? in
+            let job = state.withLock { state -> Job? in
                 if let job = pop(&state) { return job }
                 state.drainScheduled = false
                 return nil
             }
             guard let job else { return }
-            job()
+            job.run()
         }
     }
 
@@ -56,7 +79,7 @@ enum MainQueueJobs {
     static func runReadyJobs() -> Bool {
         var ran = false
         while let job = state.withLock({ pop(&$0) }) {
-            job()
+            job.run()
             ran = true
         }
         return ran
@@ -82,7 +105,7 @@ enum MainQueueJobs {
         state.withLock { $0.parked = previous }
     }
 
-    private static func pop(_ state: inout State) -> (@Sendable () -> Void)? {
+    private static func pop(_ state: inout State) -> Job? {
         guard state.head < state.jobs.count else { return nil }
         let job = state.jobs[state.head]
         state.head += 1
@@ -108,7 +131,7 @@ enum MainActorDelivery {
     static func run(after executor: ResponseExecutor, _ job: @escaping @MainActor @Sendable () -> Void) {
         switch executor.kind {
         case .main:
-            MainQueueJobs.enqueue { MainActor.assumeIsolated { job() } }
+            MainQueueJobs.enqueue(mainActor: job)
         case .immediate:
             runHere(job)
         case .queue, .custom:
@@ -120,7 +143,7 @@ enum MainActorDelivery {
         if MainQueue.isCurrent {
             MainActor.assumeIsolated { job() }
         } else {
-            MainQueueJobs.enqueue { MainActor.assumeIsolated { job() } }
+            MainQueueJobs.enqueue(mainActor: job)
         }
     }
 }
