@@ -10,8 +10,8 @@ let package = Package(
         .library(name: "ResponseKit", targets: ["ResponseKit"]),
         .library(name: "ResponseKitTesting", targets: ["ResponseKitTesting"]),
         .library(name: "ResponseKitServices", targets: ["ResponseKitServices"]),
-        .executable(name: "ResponseKitDemo", targets: ["ResponseKitDemo"]),
-        .executable(name: "ResponseBenchmarks", targets: ["ResponseBenchmarks"]),
+        // Only the libraries: a package that depends on ResponseKit sees nothing else. The demo,
+        // the benchmarks and the stress run stay runnable here with `swift run <target>`.
     ],
     targets: [
         // The engine: Response, Resolver, executors, composition, diagnostics.
