@@ -80,6 +80,28 @@ static inline bool rk_compare_exchange(rk_word *word, uint32_t *expected, uint32
         &word->state, expected, desired, false, __ATOMIC_RELEASE, __ATOMIC_RELAXED);
 }
 
+/// Sets `bits` (release ordering) if neither the lock nor any of `unless` is set at that moment;
+/// returns whether it did. The holder of the lock therefore never sees the flags change under it
+/// this way. Where the lock is not in the state word (Apple platforms) it cannot be checked in the
+/// same operation, so this always returns `false` and the caller takes the lock instead.
+static inline bool rk_set_if_unlocked_and_clear(rk_word *word, uint32_t unless, uint32_t bits) {
+#if defined(__APPLE__)
+    (void)word;
+    (void)unless;
+    (void)bits;
+    return false;
+#else
+    uint32_t current = __atomic_load_n(&word->state, __ATOMIC_RELAXED);
+    while ((current & (unless | RK_LOCK_BIT)) == 0) {
+        if (__atomic_compare_exchange_n(
+                &word->state, &current, current | bits, true, __ATOMIC_RELEASE, __ATOMIC_RELAXED)) {
+            return true;
+        }
+    }
+    return false;
+#endif
+}
+
 #if !defined(__APPLE__)
 /// Takes the lock bit once it is free: spins briefly, then yields the processor. Holders never run
 /// user code under the lock, so a wait lasts as long as a few field swaps, or a preemption.

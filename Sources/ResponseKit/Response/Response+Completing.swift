@@ -64,38 +64,51 @@ extension Response {
             let action = machine.complete(with: result)
             if case .deliver(let callbacks, _) = action {
                 flagsOnUnlock = flags
-                if callbacks.observesFailure { flagsOnUnlock |= ResponseFlags.failureObserved }
+                if callbacks.isEmpty {
+                    flagsOnUnlock |= ResponseFlags.delivered
+                } else if callbacks.observesFailure {
+                    flagsOnUnlock |= ResponseFlags.failureObserved
+                }
             }
             return action
         }
-        switch action {
+        switch consume action {
         case .alreadyCompleted(let first):
             if case .resolving(let file, let line) = how { reportDuplicate(first: first, file: file, line: line) }
             return false
         case .deliver(let callbacks, let links):
-            if !links.isEmpty {
+            if let links {
                 if case .cancelling = how {
                     links.finish(cancelling: true, context: &context)
                 } else {
                     links.finish(cancelling: false, context: &context)
                 }
             }
-            deliver(result, to: callbacks, context: &context)
+            if !callbacks.isEmpty { deliver(result, to: callbacks, context: &context) }
             return true
         }
     }
 
     /// Delivers `result` to the callbacks registered before completion, then to any registered
     /// meanwhile, in order; then marks the response delivered.
+    ///
+    /// When no callback was queued behind the delivery, one compare-and-swap sets `delivered` and
+    /// leaves the machine in `delivering`, which the `delivered` flag makes final; the swap fails
+    /// while anyone holds the lock (a registration deciding), and then the lock decides.
     @inlinable
-    func deliver(_ result: Result<Value, any Error>, to callbacks: CallbackList<Value>, context: inout CompletionContext) {
+    func deliver(
+        _ result: Result<Value, any Error>,
+        to callbacks: consuming CallbackList<Value>,
+        context: inout CompletionContext
+    ) {
         var batch = callbacks
         while true {
-            switch batch {
+            switch consume batch {
             case .empty: break
             case .one(let callback): deliver(result, to: callback, context: &context)
             case .many(let callbacks): for callback in callbacks { deliver(result, to: callback, context: &context) }
             }
+            if rk_set_if_unlocked_and_clear(word, ResponseFlags.lateCallbacks, ResponseFlags.delivered) { return }
             let action = withLock { machine, flagsOnUnlock in
                 let action = machine.finishDelivery()
                 switch action {
@@ -104,7 +117,7 @@ extension Response {
                 }
                 return action
             }
-            switch action {
+            switch consume action {
             case .finished: return
             case .deliverLate(let late): batch = late
             }
@@ -114,8 +127,12 @@ extension Response {
     /// Hands `result` to one callback: inline for internal observers and waiters, through the
     /// executor for user callbacks.
     @inlinable
-    func deliver(_ result: Result<Value, any Error>, to callback: ResponseCallback<Value>, context: inout CompletionContext) {
-        switch callback {
+    func deliver(
+        _ result: Result<Value, any Error>,
+        to callback: consuming ResponseCallback<Value>,
+        context: inout CompletionContext
+    ) {
+        switch consume callback {
         case .observer(let body):
             body(result, &context)
         case .waiter(let waiter):
@@ -162,14 +179,31 @@ extension Response {
         }
         let action = withLock { machine, flagsOnUnlock in
             if callback.observesFailure { flagsOnUnlock = ResponseFlags.failureObserved }
-            return machine.register(callback)
+            return register(callback, in: &machine, flagsOnUnlock: &flagsOnUnlock)
         }
         if case .deliverNow(let result) = action { deliver(result, to: callback, context: &context) }
     }
 
+    /// The registration transition, told whether a delivery already ended with the flag alone
+    /// (stable here: that flag is only set while nobody holds the lock), and marking a callback
+    /// queued behind a delivery so that the delivery ends under the lock.
+    @inlinable @inline(__always)
+    func register(
+        _ callback: ResponseCallback<Value>,
+        in machine: inout ResponseStateMachine<Value>,
+        flagsOnUnlock: inout UInt32
+    ) -> ResponseStateMachine<Value>.RegisterAction {
+        let deliveryFinished = rk_load_relaxed(word) & ResponseFlags.delivered != 0
+        let action = machine.register(callback, deliveryFinished: deliveryFinished)
+        if case .queuedBehindDelivery = action { flagsOnUnlock |= ResponseFlags.lateCallbacks }
+        return action
+    }
+
     /// Registers a blocking waiter; `false` (nothing registered) when the response is done.
     func addWaiter(_ waiter: BlockingWaiter) -> Bool {
-        let action = withLock { machine, _ in machine.register(.waiter(waiter)) }
+        let action = withLock { machine, flagsOnUnlock in
+            register(.waiter(waiter), in: &machine, flagsOnUnlock: &flagsOnUnlock)
+        }
         if case .deliverNow = action { return false }
         return true
     }

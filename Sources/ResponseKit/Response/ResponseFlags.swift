@@ -15,11 +15,15 @@ enum ResponseFlags {
     /// The result is a failure.
     @inlinable static var failed: UInt32 { 1 << 4 }
     /// Every callback registered before or during completion has been handed out: from now on the
-    /// state machine is `.done` for good and the result may be read without the lock.
+    /// state machine is final (`done`, or a `delivering` nobody joined) and the result may be read
+    /// without the lock.
     @inlinable static var delivered: UInt32 { 1 << 5 }
     /// The response failed because its last resolver was released unresolved; that was reported
     /// already, so the failure is not reported again as unobserved.
     @inlinable static var abandoned: UInt32 { 1 << 6 }
+    /// A callback was queued behind a delivery under way (`ResponseExtras.late`): the completing
+    /// thread must end the delivery under the lock, not with the flag alone. Never cleared.
+    @inlinable static var lateCallbacks: UInt32 { 1 << 7 }
     /// One claim: a derived response or an awaiting task that waits for this response. The count
     /// takes the bits from 8 up.
     @inlinable static var oneClaim: UInt32 { 1 << 8 }

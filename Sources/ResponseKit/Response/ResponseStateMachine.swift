@@ -13,7 +13,9 @@ struct ResponseStateMachine<Value: Sendable> {
         case pending(CallbackList<Value>)
         /// Has its result, and the completing thread is running the callbacks registered before.
         /// A callback registered now joins ``ResponseExtras/late`` and that thread runs it after
-        /// the earlier ones, so registration order holds even in that window.
+        /// the earlier ones, so registration order holds even in that window. When no callback
+        /// joined, the completing thread ends the delivery with the `delivered` flag alone, without
+        /// the lock, and this state is then as final as `done` (the transitions are told so).
         case delivering(Result<Value, any Error>)
         /// Has its result and has handed it to every callback: final. Once the `delivered` flag
         /// says so, readers take the result without the lock (see `Response.deliveredResult`).
@@ -69,15 +71,18 @@ struct ResponseStateMachine<Value: Sendable> {
         case deliverNow(Result<Value, any Error>)
     }
 
+    /// - Parameter deliveryFinished: whether the `delivered` flag is set, which a delivery that
+    ///   nobody joined sets without leaving `delivering` (see ``State/delivering(_:)``).
     @inlinable
-    mutating func register(_ callback: ResponseCallback<Value>) -> RegisterAction {
+    mutating func register(_ callback: ResponseCallback<Value>, deliveryFinished: Bool) -> RegisterAction {
         switch state {
         case .pending(var callbacks):
             state = .pending(.empty)  // drop our reference so the append does not copy
             callbacks.append(callback)
             state = .pending(callbacks)
             return .stored
-        case .delivering:
+        case .delivering(let result):
+            if deliveryFinished { return .deliverNow(result) }
             makeExtras().late.append(callback)
             return .queuedBehindDelivery
         case .done(let result):
@@ -105,24 +110,36 @@ struct ResponseStateMachine<Value: Sendable> {
 
     @usableFromInline
     enum CompleteAction {
-        /// This result won: deliver it to `callbacks`, then finish `links` (run cancellation
-        /// handlers, release claims).
-        case deliver(CallbackList<Value>, links: ResponseLinks)
+        /// This result won: finish `links` (run cancellation handlers, release claims), then
+        /// deliver it to `callbacks`. With no callbacks the response is `done` at once.
+        case deliver(CallbackList<Value>, links: ResponseLinks?)
         /// The response already had a result, which stands.
         case alreadyCompleted(first: Result<Value, any Error>)
     }
 
     @inlinable
     mutating func complete(with result: Result<Value, any Error>) -> CompleteAction {
+        // A machine with a result is never written again (lock-free readers rely on it).
         switch state {
+        case .pending: break
+        case .delivering(let first), .done(let first): return .alreadyCompleted(first: first)
+        }
+        // Swapped out rather than switched over, so the callbacks move instead of being copied.
+        var previous = State.delivering(result)
+        swap(&state, &previous)
+        switch previous {
         case .pending(let callbacks):
-            state = .delivering(result)
-            let links = ResponseLinks(upstream: upstream, extras: extras)
-            upstream = nil
-            extras = nil
+            // Nothing to deliver: final at once, so that the completion takes the lock only once.
+            if callbacks.isEmpty { state = .done(result) }
+            var links: ResponseLinks?
+            if upstream != nil || extras != nil {
+                links = ResponseLinks(upstream: upstream, extras: extras)
+                upstream = nil
+                extras = nil
+            }
             return .deliver(callbacks, links: links)
-        case .delivering(let first), .done(let first):
-            return .alreadyCompleted(first: first)
+        case .delivering, .done:
+            preconditionFailure("ResponseKit: a response with a result was completed again")
         }
     }
 
@@ -224,11 +241,6 @@ struct ResponseLinks {
         self.upstream = upstream
         cancellationHandlers = extras?.cancellationHandlers ?? []
         upstreams = extras?.upstreams ?? []
-    }
-
-    @inlinable
-    var isEmpty: Bool {
-        upstream == nil && cancellationHandlers.isEmpty && upstreams.isEmpty
     }
 
     /// Tells the work it was cancelled (when it was), then releases every claim. A release that

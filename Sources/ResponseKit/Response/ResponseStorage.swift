@@ -47,8 +47,8 @@ extension Response {
 
     /// The result once it has been delivered to every callback, read **without the lock**: the
     /// one documented fast path. After `delivered` is set (with release ordering, after the
-    /// machine became `.done`), nothing writes the machine again, so a reader that sees the flag
-    /// (acquire) may read it. `nil` before that, whatever the state.
+    /// machine became final; see the note on `Response`), nothing writes the machine again, so a
+    /// reader that sees the flag (acquire) may read it. `nil` before that, whatever the state.
     @inlinable @inline(__always)
     var deliveredResult: Result<Value, any Error>? {
         guard flags & ResponseFlags.delivered != 0 else { return nil }
