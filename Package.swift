@@ -36,9 +36,12 @@ let package = Package(
         ),
         .executableTarget(
             name: "ResponseBenchmarks",
-            dependencies: ["ResponseKit"],
+            dependencies: ["ResponseKit", "CAllocationCounter"],
             path: "Benchmarks/ResponseBenchmarks"
         ),
+        // Counts the benchmark process's heap allocations (it defines malloc and kin on Linux),
+        // for the allocation figures and the budgets CI checks. Linked into the benchmarks only.
+        .target(name: "CAllocationCounter", path: "Benchmarks/CAllocationCounter"),
         // Exactly-once under races, counted in release: `swift run -c release ResponseStress`.
         .executableTarget(
             name: "ResponseStress",

@@ -58,13 +58,48 @@ final class IntPromise: Sendable {
     }
 
     /// Sets the value and calls the waiting callback, outside the lock.
+    ///
+    /// The callback leaves the lock through a local variable, not as `withLock`'s result: a
+    /// closure returned through the generic `withLock` is boxed on the heap, one avoidable
+    /// allocation per resolve (measured: 2 allocations per W1 operation instead of 1).
     func resolve(_ value: Int) {
-        let callback = state.withLock { state -> (@Sendable (Int) -> Void)? in
+        var callback: (@Sendable (Int) -> Void)?
+        state.withLock { state in
             precondition(state.value == nil, "an IntPromise is resolved once")
             state.value = value
-            defer { state.callback = nil }
-            return state.callback
+            swap(&callback, &state.callback)
         }
         callback?(value)
+    }
+}
+
+/// The floor's resolver: the producer's handle on an ``IntPromise``, an object of its own as
+/// ResponseKit's resolver is, so that both sides make the same allocations and a dropped,
+/// unresolved resolver is noticed (the floor traps; ResponseKit fails the response and reports).
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, *)
+final class IntResolver: Sendable {
+    let promise: IntPromise
+    private let isResolved = Atomic(false)
+
+    private init(_ promise: IntPromise) {
+        self.promise = promise
+    }
+
+    /// A pending promise and its resolver, made out of the caller's sight like
+    /// ``IntPromise/pending()``.
+    @inline(never)
+    static func pending() -> (promise: IntPromise, resolver: IntResolver) {
+        let promise = IntPromise()
+        return (promise, IntResolver(promise))
+    }
+
+    /// Resolves the promise.
+    func resolve(_ value: Int) {
+        isResolved.store(true, ordering: .relaxed)
+        promise.resolve(value)
+    }
+
+    deinit {
+        precondition(isResolved.load(ordering: .relaxed), "an IntResolver was dropped unresolved")
     }
 }

@@ -46,11 +46,11 @@ final class MutexPromise<Value: Sendable>: Sendable {
 
     /// Sets the value and calls the waiting callback, outside the lock.
     func resolve(_ value: Value) {
-        let callback = state.withLock { state -> (@Sendable (Value) -> Void)? in
+        var callback: (@Sendable (Value) -> Void)?
+        state.withLock { state in
             precondition(state.value == nil, "a MutexPromise is resolved once")
             state.value = value
-            defer { state.callback = nil }
-            return state.callback
+            swap(&callback, &state.callback)
         }
         callback?(value)
     }

@@ -49,7 +49,15 @@ enum BenchmarkCommand {
         } else {
             print(TableReport(run: report).text)
         }
-        return 0
+        let overBudget = results.filter { $0.isWithinAllocationBudget == false }
+        for result in overBudget {
+            let counted = result.responseKit?.allocationsPerOperation ?? 0
+            printError(
+                "ResponseBenchmarks: \(result.id) allocates \(TableReport.allocationCount(counted)) times per operation, "
+                    + "over its budget of \(Int(result.allocationBudget ?? 0)) (Workloads/\(result.id.prefix(2))*.swift)"
+            )
+        }
+        return overBudget.isEmpty ? 0 : 1
     }
 
     nonisolated static func printError(_ line: String) {

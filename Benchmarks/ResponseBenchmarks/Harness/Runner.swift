@@ -30,11 +30,24 @@ struct Runner {
                 samples[index].append(variants[index].run(operations[index]))
             }
         }
+        let allocations = variants.map { allocationsPerOperation(of: $0, in: workload) }
         return WorkloadResult(
             workload: workload,
             repetitions: repetitions,
             isSmoke: options.isSmoke,
-            measured: variants.indices.map { (variants[$0], operations[$0], Summary(samples: samples[$0])) }
+            measured: variants.indices.map {
+                (variants[$0], operations[$0], Summary(samples: samples[$0]), allocations[$0])
+            }
         )
+    }
+
+    /// Heap allocations per operation, counted over a pass of its own after the timed ones (so
+    /// that the count costs the timing nothing), on every thread. `nil` for the memory workloads
+    /// and where allocations are not counted.
+    private func allocationsPerOperation(of variant: Variant, in workload: Workload) -> Double? {
+        guard workload.unit.isTime else { return nil }
+        let operations = min(workload.allocationCountOperations, variant.maximumOperations ?? .max)
+        guard let count = AllocationCounter.count({ _ = variant.run(operations) }) else { return nil }
+        return Double(count) / Double(operations)
     }
 }

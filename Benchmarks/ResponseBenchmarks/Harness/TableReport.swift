@@ -28,7 +28,7 @@ struct TableReport {
     }
 
     private var comparisonTable: [String] {
-        var rows = [["ID", "Workload", "Unit", "ResponseKit", "Floor", "Ratio", "Target", "Met"]]
+        var rows = [["ID", "Workload", "Unit", "ResponseKit", "Floor", "Ratio", "Target", "Met", "Allocs/op (RK · floor · budget)"]]
         for result in run.results {
             rows.append([
                 result.id,
@@ -39,13 +39,14 @@ struct TableReport {
                 result.ratio.map(Self.ratio) ?? "—",
                 result.target.map { Self.target($0, unit: result.unit) } ?? "—",
                 result.isTargetMet.map { $0 ? "yes" : "**no**" } ?? "—",
+                Self.allocations(result),
             ])
         }
-        return Self.markdown(rows, rightAligned: [3, 4, 5])
+        return Self.markdown(rows, rightAligned: [3, 4, 5, 8])
     }
 
     private var variantsTable: [String] {
-        var rows = [["ID", "Variant", "Unit", "Median (min–max)", "Ratio to floor", "Per second", "Reps"]]
+        var rows = [["ID", "Variant", "Unit", "Median (min–max)", "Ratio to floor", "Per second", "Allocs/op", "Reps"]]
         for result in run.results {
             for figures in result.figures {
                 let role = switch figures.role {
@@ -60,11 +61,12 @@ struct TableReport {
                     Self.figure(figures.summary),
                     figures.ratioToFloor.map(Self.ratio) ?? "—",
                     figures.perSecond.map(Self.rate) ?? "—",
+                    figures.allocationsPerOperation.map(Self.allocationCount) ?? "—",
                     "\(result.repetitions)×\(figures.operations)",
                 ])
             }
         }
-        return Self.markdown(rows, rightAligned: [3, 4, 5, 6])
+        return Self.markdown(rows, rightAligned: [3, 4, 5, 6, 7])
     }
 
     // MARK: - Formatting
@@ -80,6 +82,19 @@ struct TableReport {
         case 10...: String(format: "%.1f", value)
         default: String(format: "%.2f", value)
         }
+    }
+
+    static func allocationCount(_ value: Double) -> String {
+        String(format: "%.2f", value)
+    }
+
+    /// ResponseKit's allocations per operation, the floor's, and the budget (marked when over).
+    static func allocations(_ result: WorkloadResult) -> String {
+        guard let counted = result.responseKit?.allocationsPerOperation else { return "—" }
+        let floor = result.floor.allocationsPerOperation.map(allocationCount) ?? "—"
+        let budget = result.allocationBudget.map { String(format: "%.0f", $0) } ?? "—"
+        let over = result.isWithinAllocationBudget == false ? " **over**" : ""
+        return "\(allocationCount(counted)) · \(floor) · \(budget)\(over)"
     }
 
     static func ratio(_ value: Double) -> String {

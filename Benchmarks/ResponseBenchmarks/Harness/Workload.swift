@@ -21,6 +21,13 @@ struct Workload {
     var warmsUp = true
     /// The goal for ResponseKit, if the issue sets one.
     let target: Target?
+    /// The most heap allocations per operation ResponseKit's variant may make (everything its
+    /// operation allocates, on every thread: responses, resolvers, closure contexts, Dispatch's
+    /// blocks). Every run counts; CI's smoke run fails above it. `nil` for the memory workloads.
+    var allocationBudget: Double? = nil
+    /// Operations in the allocation-counting pass: enough that the harness's own few
+    /// allocations per pass round away.
+    var allocationCountOperations = 2_000
     /// ResponseKit's side; `nil` while the engine lacks what the workload needs.
     let responseKit: Variant?
     /// Why ``responseKit`` is `nil`.

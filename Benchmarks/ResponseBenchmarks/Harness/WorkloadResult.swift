@@ -10,6 +10,8 @@ struct WorkloadResult: Codable {
         let ratioToFloor: Double?
         /// Operations per second at the median, for timed workloads.
         let perSecond: Double?
+        /// Heap allocations per operation, on every thread; `nil` where not counted.
+        let allocationsPerOperation: Double?
     }
 
     let id: String
@@ -25,8 +27,18 @@ struct WorkloadResult: Codable {
     let isTargetMet: Bool?
     /// Why there is no ResponseKit variant.
     let missingNote: String?
+    /// The most allocations per operation ResponseKit may make.
+    let allocationBudget: Double?
+    /// Whether ResponseKit stays within ``allocationBudget`` (small runs included: a count does
+    /// not depend on the machine's load); `nil` without a budget or a count.
+    let isWithinAllocationBudget: Bool?
 
-    init(workload: Workload, repetitions: Int, isSmoke: Bool, measured: [(variant: Variant, operations: Int, summary: Summary)]) {
+    init(
+        workload: Workload,
+        repetitions: Int,
+        isSmoke: Bool,
+        measured: [(variant: Variant, operations: Int, summary: Summary, allocations: Double?)]
+    ) {
         guard let floor = measured.first(where: { $0.variant.role == .floor }) else {
             preconditionFailure("\(workload.id) has no floor")
         }
@@ -44,11 +56,19 @@ struct WorkloadResult: Codable {
                 operations: entry.operations,
                 summary: entry.summary,
                 ratioToFloor: floor.summary.median > 0 ? entry.summary.median / floor.summary.median : nil,
-                perSecond: unit.isTime ? 1e9 / entry.summary.median : nil
+                perSecond: unit.isTime ? 1e9 / entry.summary.median : nil,
+                allocationsPerOperation: entry.allocations
             )
         }
         let responseKit = figures.first { $0.role == .responseKit }
         ratio = responseKit?.ratioToFloor
+        allocationBudget = workload.allocationBudget
+        if let budget = workload.allocationBudget, let counted = responseKit?.allocationsPerOperation {
+            // A few hundredths over are the harness's own allocations per pass, not the engine's.
+            isWithinAllocationBudget = counted <= budget + 0.05
+        } else {
+            isWithinAllocationBudget = nil
+        }
         if let responseKit, let target = workload.target, !isSmoke {
             isTargetMet = target.isMet(responseKit: responseKit.summary.median, floor: floor.summary.median)
         } else {

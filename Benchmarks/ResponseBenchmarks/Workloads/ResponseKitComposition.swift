@@ -28,7 +28,7 @@ enum ResponseKitComposition {
         let tally = Tally()
         let nanoseconds = Stopwatch.nanosecondsPerOperation(operations) {
             for index in 0..<operations {
-                let (first, resolver) = Response<Int>.pending(on: .immediate)
+                let (first, resolver) = W1CreateObserveResolve.makePending()
                 var last = first
                 for _ in 0..<W3MapChain.steps {
                     last = last.map { $0 &+ 1 }
@@ -51,7 +51,7 @@ enum ResponseKitComposition {
                 inputs.reserveCapacity(width)
                 resolvers.reserveCapacity(width)
                 for _ in 0..<width {
-                    let (input, resolver) = Response<Int>.pending(on: .immediate)
+                    let (input, resolver) = W1CreateObserveResolve.makePending()
                     inputs.append(input)
                     resolvers.append(resolver)
                 }

@@ -15,6 +15,7 @@ enum W3MapChain {
             operations: 20_000,
             smokeOperations: 10,
             target: .ratio(1.5),
+            allocationBudget: 22,
             responseKit: responseKit,
             missingNote: responseKit == nil ? ResponseKitComposition.missingMap : nil,
             floor: Variant(name: "final class + Mutex<closure?>, map", role: .floor) { operations in
@@ -27,13 +28,13 @@ enum W3MapChain {
         let tally = Tally()
         let nanoseconds = Stopwatch.nanosecondsPerOperation(operations) {
             for index in 0..<operations {
-                let first = IntPromise.pending()
+                let (first, resolver) = IntResolver.pending()
                 var last = first
                 for _ in 0..<steps {
                     last = last.map { $0 &+ 1 }
                 }
                 last.observe { tally.add($0) }
-                first.resolve(index)
+                resolver.resolve(index)
             }
         }
         expect(tally, operations: operations, in: "W3 floor")

@@ -15,6 +15,7 @@ enum W5FanIn {
             operations: 50_000,
             smokeOperations: 20,
             target: .ratio(1.5),
+            allocationBudget: 3,
             responseKit: responseKit,
             missingNote: responseKit == nil ? ResponseKitComposition.missingAll : nil,
             floor: Variant(name: "final class + Mutex<closure?>, all", role: .floor) { floor(elements: $0) },
@@ -38,13 +39,17 @@ enum W5FanIn {
         let nanoseconds = Stopwatch.nanosecondsPerOperation(fanIns * width) {
             for _ in 0..<fanIns {
                 var inputs: [IntPromise] = []
+                var resolvers: [IntResolver] = []
                 inputs.reserveCapacity(width)
+                resolvers.reserveCapacity(width)
                 for _ in 0..<width {
-                    inputs.append(IntPromise.pending())
+                    let (input, resolver) = IntResolver.pending()
+                    inputs.append(input)
+                    resolvers.append(resolver)
                 }
                 IntPromise.all(inputs).observe { values in tally.add(values.reduce(0, &+)) }
-                for (index, input) in inputs.enumerated() {
-                    input.resolve(index)
+                for (index, resolver) in resolvers.enumerated() {
+                    resolver.resolve(index)
                 }
             }
         }
