@@ -8,6 +8,8 @@
 #include <unistd.h>
 #endif
 
+uint32_t rk_tracking_enabled_flag = 0;
+
 #if defined(__APPLE__)
 
 bool rk_is_main_thread(void) {

@@ -31,6 +31,10 @@ public struct ResponseDiagnostic: Sendable, CustomStringConvertible {
         /// A `flatMap` or `flatMapError` returned the response it makes; that response failed with
         /// ``ResponseError/returnedSelf`` instead of waiting for itself forever.
         public static let returnedSelf = Kind(description: "returnedSelf")
+        /// A tracked response has been pending longer than the watchdog's threshold (see
+        /// ``ResponseTracking/startWatchdog(threshold:interval:)``). Reported once per response,
+        /// with its creation site, age, executor and number of observers; the response goes on.
+        public static let longPending = Kind(description: "longPending")
     }
 
     /// What kind of problem this is.

@@ -147,4 +147,18 @@ static inline void rk_unlock_setting(rk_word *word, uint32_t flags) {
 /// Whether the caller runs on the process's main thread. Cheap: no system call.
 bool rk_is_main_thread(void);
 
+/// Non-zero while pending responses are tracked (`ResponseTracking`). Read on every response's
+/// creation, so a relaxed load of one global: tracking is free when off.
+extern uint32_t rk_tracking_enabled_flag;
+
+/// Whether pending responses are tracked.
+static inline bool rk_tracking_enabled(void) {
+    return __atomic_load_n(&rk_tracking_enabled_flag, __ATOMIC_RELAXED) != 0;
+}
+
+/// Turns tracking on or off.
+static inline void rk_set_tracking_enabled(bool enabled) {
+    __atomic_store_n(&rk_tracking_enabled_flag, enabled ? 1u : 0u, __ATOMIC_RELAXED);
+}
+
 #endif

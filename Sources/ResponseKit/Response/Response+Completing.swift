@@ -77,6 +77,7 @@ extension Response {
             if case .resolving(let file, let line) = how { reportDuplicate(first: first, file: file, line: line) }
             return false
         case .deliver(let callbacks, let links):
+            if rk_load_relaxed(word) & ResponseFlags.tracked != 0 { ResponseTracking.untrack(ObjectIdentifier(self)) }
             if let links {
                 if case .cancelling = how {
                     links.finish(cancelling: true, context: &context)

@@ -82,11 +82,13 @@ public final class Response<Value: Sendable>: @unchecked Sendable {
         file: StaticString,
         line: UInt
     ) {
-        stateWord = rk_word_make(flags)
+        let isTracked = rk_tracking_enabled() && flags & ResponseFlags.done == 0
+        stateWord = rk_word_make(isTracked ? flags | ResponseFlags.tracked : flags)
         creationLine = UInt32(truncatingIfNeeded: line)
         machine = ResponseStateMachine(state: state)
         self.executor = executor
         creationFile = file.hasPointerRepresentation ? UnsafeRawPointer(file.utf8Start) : nil
+        if isTracked { ResponseTracking.track(self) }
     }
 
     /// A pending response with no resolver of the user's: composition resolves it.
@@ -114,6 +116,9 @@ public final class Response<Value: Sendable>: @unchecked Sendable {
         let flags = rk_load_acquire(word)
         let quiet = ResponseFlags.failureObserved | ResponseFlags.cancelled | ResponseFlags.abandoned
         if flags & (ResponseFlags.failed | quiet) == ResponseFlags.failed { reportUnobservedFailure() }
+        if flags & (ResponseFlags.tracked | ResponseFlags.done) == ResponseFlags.tracked {
+            ResponseTracking.untrack(ObjectIdentifier(self))
+        }
     }
 
     /// The deinit's rare path, out of line: types used in a function body have their metadata

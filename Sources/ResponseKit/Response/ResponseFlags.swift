@@ -24,7 +24,12 @@ enum ResponseFlags {
     /// A callback was queued behind a delivery under way (`ResponseExtras.late`): the completing
     /// thread must end the delivery under the lock, not with the flag alone. Never cleared.
     @inlinable static var lateCallbacks: UInt32 { 1 << 7 }
+    /// The response is in `ResponseTracking`'s list while pending: its completion or release
+    /// takes it out. Set at creation only.
+    @inlinable static var tracked: UInt32 { 1 << 8 }
     /// One claim: a derived response or an awaiting task that waits for this response. The count
-    /// takes the bits from 8 up.
-    @inlinable static var oneClaim: UInt32 { 1 << 8 }
+    /// takes the bits from ``claimShift`` up.
+    @inlinable static var oneClaim: UInt32 { 1 << claimShift }
+    /// Where the claim count starts in the word.
+    @inlinable static var claimShift: UInt32 { 9 }
 }

@@ -81,6 +81,6 @@ extension Response {
     @inlinable
     func removeClaim() -> Bool {
         let before = rk_fetch_sub(word, ResponseFlags.oneClaim)
-        return before >> 8 == 1
+        return before >> ResponseFlags.claimShift == 1
     }
 }
