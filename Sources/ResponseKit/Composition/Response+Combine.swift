@@ -8,7 +8,9 @@ extension Response {
     /// let avatars: Response<[Image]> = Response.all(users.map { fetchAvatar($0) })
     /// ```
     ///
-    /// An empty collection succeeds at once with an empty array.
+    /// An empty collection succeeds at once with an empty array. Its progress
+    /// (``Response/onProgress(_:)``) is the mean of the inputs' progress, a finished input
+    /// counting as done; the inputs' progress is followed only once someone observes it.
     ///
     /// - Parameters:
     ///   - responses: the responses to wait for.
@@ -25,7 +27,8 @@ extension Response {
         line: UInt = #line
     ) -> Response<Value> where Value == [Element] {
         let collected = Collector<Element>(count: responses.count)
-        return combining(Array(responses), on: executor, file: file, line: line, whenEmpty: .success([])) {
+        let inputs = Array(responses)
+        let combined = combining(inputs, on: executor, file: file, line: line, whenEmpty: .success([])) {
             index, combined in
             .observer { result, completion in
                 switch result {
@@ -38,6 +41,8 @@ extension Response {
                 }
             }
         }
+        combined.followProgress(of: inputs)
+        return combined
     }
 
     /// Finishes as the first of `responses` to finish, success or failure, and then cancels the

@@ -85,6 +85,8 @@ extension Response {
                     links.finish(cancelling: false, context: &context)
                 }
             }
+            // Progress ends at 1 before the success callbacks (in the executor's order).
+            if let channel = links?.finalProgress { scheduleProgressDelivery(channel) }
             if !callbacks.isEmpty { deliver(result, to: callbacks, context: &context) }
             return true
         }

@@ -134,8 +134,14 @@ struct ResponseStateMachine<Value: Sendable> {
             var links: ResponseLinks?
             if upstream != nil || extras != nil {
                 links = ResponseLinks(upstream: upstream, extras: extras)
+                if case .success = result {
+                    links?.finalProgress = extras?.progress?.finish(succeeded: true)
+                } else {
+                    _ = extras?.progress?.finish(succeeded: false)
+                }
                 upstream = nil
-                extras = nil
+                // Kept only for its progress, which `Response.progress` still reads.
+                extras = extras?.keepingOnlyProgress()
             }
             return .deliver(callbacks, links: links)
         case .delivering, .done:
@@ -162,7 +168,7 @@ struct ResponseStateMachine<Value: Sendable> {
             extras.late = .empty
             return .deliverLate(late)
         }
-        extras = nil
+        extras = extras?.keepingOnlyProgress()
         state = .done(result)
         return .finished
     }
@@ -223,9 +229,21 @@ final class ResponseExtras<Value: Sendable> {
     @usableFromInline var upstreams: [any ClaimHolder] = []
     /// Callbacks registered while the completing thread delivered.
     @usableFromInline var late: CallbackList<Value> = .empty
+    /// The work's progress, once reported or observed (see `Response+Progress.swift`).
+    @usableFromInline var progress: ProgressChannel?
 
     @inlinable
     init() {}
+
+    /// This object if it carries progress, emptied of everything else; `nil` otherwise. What a
+    /// finished response keeps.
+    @inlinable
+    func keepingOnlyProgress() -> ResponseExtras? {
+        guard progress != nil else { return nil }
+        cancellationHandlers = []
+        upstreams = []
+        return self
+    }
 }
 
 /// What a completed response must finish outside its lock: run its cancellation handlers (when it
@@ -235,6 +253,8 @@ struct ResponseLinks {
     @usableFromInline let upstream: (any ClaimHolder)?
     @usableFromInline let cancellationHandlers: [@Sendable () -> Void]
     @usableFromInline let upstreams: [any ClaimHolder]
+    /// The progress channel whose final delivery (1 on success) the completion must schedule.
+    @usableFromInline var finalProgress: ProgressChannel?
 
     @inlinable
     init<Value>(upstream: (any ClaimHolder)?, extras: ResponseExtras<Value>?) {
