@@ -63,8 +63,9 @@ let package = Package(
 //
 // Each example is a library of its layers (`<Name>Core`), a thin executable (`<Name>`) that wires
 // them to the command line, and tests of its interactors and presenters (`<Name>Tests`), all under
-// Examples/<Name>. They depend on ResponseKit's products, like any app would, and use its `package`
-// LockedBox where they need a lock (an app outside this package would use NSLock or Mutex).
+// Examples/<Name>. They depend on ResponseKit's products, like any app would, and use only their
+// public API (ExampleSupport's `Locked`, an NSLock, where they need a lock), so that their code can
+// be copied into an app.
 
 /// The targets of one example under `Examples/<name>`.
 func example(_ name: String, dependencies: [Target.Dependency] = []) -> [Target] {

@@ -1,4 +1,5 @@
 import AuthenticationCore
+import ExampleSupport
 import ResponseKit
 import ResponseKitTesting
 import Testing
@@ -7,7 +8,7 @@ import Testing
 @MainActor
 struct AuthenticationViewModelTests {
     let manual = ManualExecutor()
-    let answers = LockedBox.make([Resolver<AuthenticatedUser>]())
+    let answers = Locked([Resolver<AuthenticatedUser>]())
     let viewModel: AuthenticationViewModel
 
     init() {

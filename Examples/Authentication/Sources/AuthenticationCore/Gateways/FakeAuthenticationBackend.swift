@@ -1,3 +1,4 @@
+import ExampleSupport
 import ResponseKit
 
 /// A stand-in for the authentication backend, in memory, with the latency and failures of a real
@@ -71,7 +72,7 @@ public final class FakeAuthenticationBackend: AuthenticationAPI {
     private let accounts: [Account]
     private let latency: Latency
     private let scheduler: any ResponseScheduler
-    private let state = LockedBox.make(State())
+    private let state = Locked(State())
 
     /// Makes a backend.
     ///

@@ -1,4 +1,5 @@
 import AuthenticationCore
+import ExampleSupport
 import ResponseKit
 
 /// A token store in memory, that can be told to fail.
@@ -7,7 +8,7 @@ final class InMemoryTokenStore: TokenStore {
         var description: String { "disk full" }
     }
 
-    private let state = LockedBox.make((token: AuthToken?.none, failsToSave: false))
+    private let state = Locked((token: AuthToken?.none, failsToSave: false))
 
     var token: AuthToken? { state.withLock { $0.token } }
 

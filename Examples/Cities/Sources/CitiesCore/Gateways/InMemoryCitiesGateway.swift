@@ -1,10 +1,11 @@
+import ExampleSupport
 import ResponseKit
 
 /// Keeps the list of cities in memory: for tests, and for apps that need no persistence.
 ///
 /// Answers at once, with responses that are already done and deliver on the given executor.
 public final class InMemoryCitiesGateway: CitiesGateway {
-    private let cities: LockedBox<[City]>
+    private let cities: Locked<[City]>
     private let executor: ResponseExecutor
 
     /// Makes a gateway holding `cities`.
@@ -13,7 +14,7 @@ public final class InMemoryCitiesGateway: CitiesGateway {
     ///   - cities: the list to start with.
     ///   - executor: where the responses deliver their callbacks; the main queue by default.
     public init(cities: [City] = [], executor: ResponseExecutor = .main) {
-        self.cities = .make(cities)
+        self.cities = Locked(cities)
         self.executor = executor
     }
 

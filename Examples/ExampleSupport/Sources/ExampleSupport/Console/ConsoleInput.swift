@@ -29,7 +29,7 @@ public final class ConsoleInput: Sendable {
     /// - Parameter lines: the script, one command per element.
     /// - Returns: a reader for tests and for commands given as arguments.
     public static func scripted(_ lines: [String]) -> ConsoleInput {
-        let remaining = LockedBox.make(lines[...])
+        let remaining = Locked(lines[...])
         return ConsoleInput {
             remaining.withLock { $0.popFirst() }
         }

@@ -1,3 +1,4 @@
+import ExampleSupport
 import ResponseKit
 
 /// A stand-in for the activation server, in memory, that answers after a delay.
@@ -10,7 +11,7 @@ public final class FakeActivationServer: RegisterActivationGateway {
     private let stores: [FakeStore]
     private let latency: Duration
     private let scheduler: any ResponseScheduler
-    private let requests = LockedBox.make(0)
+    private let requests = Locked(0)
 
     /// Makes a server.
     ///

@@ -1,3 +1,4 @@
+import ExampleSupport
 import ResponseKit
 
 /// An authentication service in memory, with a delay on every answer.
@@ -15,7 +16,7 @@ public final class FakeAuthenticationWorker: AuthenticationWorker {
     private let accounts: [String: String]
     private let latency: Duration
     private let scheduler: any ResponseScheduler
-    private let state = LockedBox.make(State())
+    private let state = Locked(State())
 
     /// Makes a worker with nobody signed in.
     ///
