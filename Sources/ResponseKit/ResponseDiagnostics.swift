@@ -77,7 +77,8 @@ public struct ResponseDiagnostic: Sendable, CustomStringConvertible {
 public enum ResponseDiagnostics {
     private struct Settings: Sendable {
         var handler: @Sendable (ResponseDiagnostic) -> Void = ResponseDiagnostics.writeToStandardError
-        var longWaitThreshold: Duration = .seconds(10)
+        /// Nanoseconds (not a `Duration`, which needs macOS 13 / iOS 16: blocking waits read it).
+        var longWaitThresholdNanoseconds: UInt64 = 10_000_000_000
     }
 
     private static let settings = LockedBox.make(Settings())
@@ -90,9 +91,20 @@ public enum ResponseDiagnostics {
 
     /// How long a blocking wait with no timeout may take before a ``ResponseDiagnostic/Kind/longWait``
     /// diagnostic is reported (once per wait; the wait goes on). Ten seconds by default.
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
     public static var longWaitThreshold: Duration {
-        get { settings.withLock { $0.longWaitThreshold } }
-        set { settings.withLock { $0.longWaitThreshold = max(newValue, .milliseconds(1)) } }
+        get { .nanoseconds(Int64(clamping: longWaitThresholdNanoseconds)) }
+        set {
+            let (seconds, attoseconds) = max(newValue, .milliseconds(1)).components
+            let (scaled, overflow) = UInt64(clamping: seconds).multipliedReportingOverflow(by: 1_000_000_000)
+            let (nanoseconds, carry) = scaled.addingReportingOverflow(UInt64(attoseconds / 1_000_000_000))
+            settings.withLock { $0.longWaitThresholdNanoseconds = overflow || carry ? .max : nanoseconds }
+        }
+    }
+
+    /// ``longWaitThreshold`` in nanoseconds, at the package's platform floor.
+    static var longWaitThresholdNanoseconds: UInt64 {
+        settings.withLock { $0.longWaitThresholdNanoseconds }
     }
 
     /// The default handler: one line on standard error.

@@ -12,6 +12,9 @@ import Dispatch
 /// scheduler.advance(by: .seconds(5))
 /// #expect(throws: ResponseError.timedOut) { try response.value }
 /// ```
+///
+/// Needs macOS 13, iOS 16, tvOS 16 or watchOS 9: delays are `Duration`s.
+@available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
 public protocol ResponseScheduler: Sendable {
     /// Runs `job` once, `delay` from now, unless the returned handle is cancelled first.
     ///
@@ -39,12 +42,14 @@ public struct ScheduledJob: Sendable {
     }
 }
 
+@available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
 extension ResponseScheduler where Self == DispatchScheduler {
     /// Schedules on a global Dispatch queue, in real time.
     public static var dispatch: DispatchScheduler { DispatchScheduler() }
 }
 
 /// A ``ResponseScheduler`` on a Dispatch queue, in real time.
+@available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
 public struct DispatchScheduler: ResponseScheduler {
     private let queue: DispatchQueue
 

@@ -13,6 +13,7 @@ import ResponseKit
 ///     for failure in error.failures { print(failure) }   // "sync did not start within 30.0 seconds"
 /// }
 /// ```
+@available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
 public struct ServiceFailure: Error, Sendable, CustomStringConvertible {
     /// The step a service failed at.
     public enum Step: Hashable, Sendable, CustomStringConvertible {

@@ -1,5 +1,6 @@
 import ResponseKit
 
+@available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
 extension ServiceManager {
     /// Tells every running service about `event`, in registration order, on the main actor.
     ///
@@ -58,6 +59,7 @@ extension ServiceManager {
 /// The answers to one event: finishes the response of ``ServiceManager/send(_:)`` once every
 /// recipient has answered.
 @MainActor
+@available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
 private final class Broadcast {
     private var unanswered: Int
     /// Failures by recipient index, so that the error lists them in registration order.

@@ -1,5 +1,6 @@
 import ResponseKit
 
+@available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
 extension ServiceManager {
     // MARK: - Registering
 

@@ -46,6 +46,7 @@ import ResponseKit
 /// Time enters only through the ``ServiceTimer`` given to ``init(timeouts:timer:onFailure:)``, so
 /// tests can make a service time out without waiting.
 @MainActor
+@available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
 public final class ServiceManager {
     /// Where the manager is in its life.
     enum Phase {

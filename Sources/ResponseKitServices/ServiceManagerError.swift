@@ -11,6 +11,7 @@
 ///     // someone else started it: fine
 /// }
 /// ```
+@available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
 public struct ServiceManagerError: Error, Hashable, Sendable, CustomStringConvertible {
     private enum Code: Hashable, Sendable {
         case alreadyStarted

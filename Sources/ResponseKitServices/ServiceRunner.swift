@@ -51,6 +51,7 @@ import ResponseKit
 ///   spawn children with a cleared signal mask (`posix_spawnattr_setsigmask`), or they will not
 ///   end on SIGTERM.
 @MainActor
+@available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
 public final class ServiceRunner {
     /// The exit status after a shutdown in which every service handled `willTerminate` and stopped.
     public static let cleanExitStatus: Int32 = 0

@@ -8,6 +8,7 @@
 /// ```swift
 /// let manager = ServiceManager(timeouts: ServiceTimeouts(stop: .seconds(2)))
 /// ```
+@available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
 public struct ServiceTimeouts: Hashable, Sendable {
     /// How long one service may take to start. 30 seconds by default.
     public var start: Duration

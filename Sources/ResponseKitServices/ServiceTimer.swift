@@ -22,6 +22,7 @@ import ResponseKit
 ///     func fireAll() { resolvers.removeAll().forEach { $0.succeed() } }
 /// }
 /// ```
+@available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
 public protocol ServiceTimer: Sendable {
     /// Makes a response that succeeds once `duration` has passed.
     ///
@@ -33,6 +34,7 @@ public protocol ServiceTimer: Sendable {
     func timeout(after duration: Duration) -> Response<Void>
 }
 
+@available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
 extension ServiceTimer where Self == DispatchServiceTimer {
     /// The real timer: counts on a global Dispatch queue.
     public static var dispatch: DispatchServiceTimer { DispatchServiceTimer() }
@@ -48,6 +50,7 @@ extension ServiceTimer where Self == DispatchServiceTimer {
 /// // ... a service hangs on stop ...
 /// scheduler.advance(by: .seconds(5))   // its stop times out, exactly now
 /// ```
+@available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
 public struct SchedulerServiceTimer: ServiceTimer {
     private let scheduler: any ResponseScheduler
 
@@ -74,6 +77,7 @@ public struct SchedulerServiceTimer: ServiceTimer {
 ///
 /// Its responses deliver callbacks inline (`ResponseExecutor.immediate`), on the queue's thread.
 /// Cancelling one drops the scheduled job at once, so nothing it holds is kept until the deadline.
+@available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
 public struct DispatchServiceTimer: ServiceTimer {
     private let timer: SchedulerServiceTimer
 

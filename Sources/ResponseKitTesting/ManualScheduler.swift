@@ -19,6 +19,7 @@ import ResponseKit
 ///     #expect(work.isCancelled)
 /// }
 /// ```
+@available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
 public final class ManualScheduler: ResponseScheduler {
     private struct Job {
         let id: Int

@@ -15,12 +15,16 @@ import Foundation
 /// Every kind reports a wait with no deadline that lasts longer than
 /// ``ResponseDiagnostics/longWaitThreshold``, and a wait inside a Swift concurrency task looks at
 /// the task's cancellation every few milliseconds.
+///
+/// Times are Dispatch's uptime in nanoseconds (`DispatchTime`), not `ContinuousClock`, which needs
+/// macOS 13 / iOS 16: every blocking read (`value`) runs here, at the package's platform floor.
 struct BlockingWait<Value: Sendable> {
     let response: Response<Value>
     let waiter: BlockingWaiter
-    let deadline: ContinuousClock.Instant?
+    /// When to give up, in uptime nanoseconds; `nil` to wait for good.
+    let deadline: UInt64?
     let inTask: Bool
-    let start = ContinuousClock.now
+    let start = Self.now
 
     enum Outcome {
         case done
@@ -42,8 +46,22 @@ struct BlockingWait<Value: Sendable> {
         }
     }
 
-    /// How often a wait inside a task looks at the task's cancellation.
-    private static var cancellationCheckInterval: Duration { .milliseconds(20) }
+    /// How often a wait inside a task looks at the task's cancellation, in nanoseconds.
+    private static var cancellationCheckInterval: UInt64 { 20_000_000 }
+
+    /// Now, in uptime nanoseconds.
+    static var now: UInt64 { DispatchTime.now().uptimeNanoseconds }
+
+    /// When a wait with no deadline is reported as long.
+    private var longWaitReport: UInt64 {
+        Self.adding(ResponseDiagnostics.longWaitThresholdNanoseconds, to: start)
+    }
+
+    /// `time + interval`, saturating.
+    static func adding(_ interval: UInt64, to time: UInt64) -> UInt64 {
+        let (sum, overflow) = time.addingReportingOverflow(interval)
+        return overflow ? .max : sum
+    }
 
     func run(in place: Place) -> Outcome {
         switch place {
@@ -55,10 +73,10 @@ struct BlockingWait<Value: Sendable> {
 
     /// When to stop waiting next: the deadline, the moment to report a long wait, or the next
     /// look at the task's cancellation, whichever comes first.
-    private func nextStop(warned: Bool) -> ContinuousClock.Instant? {
-        var stop = deadline ?? (warned ? nil : start + ResponseDiagnostics.longWaitThreshold)
+    private func nextStop(warned: Bool) -> UInt64? {
+        var stop = deadline ?? (warned ? nil : longWaitReport)
         if inTask {
-            let check = ContinuousClock.now + Self.cancellationCheckInterval
+            let check = Self.adding(Self.cancellationCheckInterval, to: Self.now)
             stop = stop.map { min($0, check) } ?? check
         }
         return stop
@@ -69,13 +87,16 @@ struct BlockingWait<Value: Sendable> {
         if response.isDone { return .done }
         if inTask, withUnsafeCurrentTask(body: { $0?.isCancelled ?? false }) { return .taskCancelled }
         if let deadline {
-            return ContinuousClock.now >= deadline ? .timedOut : nil
+            return Self.now >= deadline ? .timedOut : nil
         }
-        if !warned, ContinuousClock.now >= start + ResponseDiagnostics.longWaitThreshold {
+        if !warned, Self.now >= longWaitReport {
             warned = true
+            let threshold = PendingResponse.seconds(
+                .nanoseconds(Int(clamping: ResponseDiagnostics.longWaitThresholdNanoseconds))
+            )
             ResponseDiagnostics.report(
                 .longWait,
-                "a blocking wait on \(response) has waited over \(ResponseDiagnostics.longWaitThreshold) "
+                "a blocking wait on \(response) has waited over \(threshold) "
                     + "and goes on; if the work needs the thread or queue this wait blocks, it can never finish",
                 file: response.file,
                 line: response.line
@@ -134,7 +155,7 @@ struct BlockingWait<Value: Sendable> {
         while true {
             if response.isDone { return .done }
             let stop = nextStop(warned: warned)
-            if let stop, stop <= .now {
+            if let stop, stop <= Self.now {
                 if let outcome = afterStop(warned: &warned) { return outcome }
                 continue
             }
@@ -147,14 +168,13 @@ struct BlockingWait<Value: Sendable> {
         }
     }
 
-    private static func seconds(until instant: ContinuousClock.Instant) -> Double {
-        let remaining = ContinuousClock.now.duration(to: instant)
-        let (seconds, attoseconds) = remaining.components
-        return max(0, Double(seconds) + Double(attoseconds) / 1e18)
+    private static func seconds(until instant: UInt64) -> Double {
+        let now = Self.now
+        return instant > now ? Double(instant - now) / 1e9 : 0
     }
 
-    private static func dispatchTime(_ instant: ContinuousClock.Instant) -> DispatchTime {
-        let nanoseconds = seconds(until: instant) * 1e9
-        return .now() + .nanoseconds(Int(min(nanoseconds, Double(Int.max / 2))))
+    private static func dispatchTime(_ instant: UInt64) -> DispatchTime {
+        instant >= DispatchTime.distantFuture.uptimeNanoseconds
+            ? .distantFuture : DispatchTime(uptimeNanoseconds: instant)
     }
 }

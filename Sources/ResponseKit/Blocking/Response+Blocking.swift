@@ -63,8 +63,9 @@ extension Response {
     /// - Returns: the value.
     /// - Throws: ``ResponseError/timedOut`` when the response is not done in time; otherwise the
     ///   response's failure.
+@available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
     public func wait(timeout: Duration) throws -> Value {
-        let deadline: ContinuousClock.Instant? = timeout > .zero ? .now + timeout : nil
+        let deadline: UInt64? = timeout > .zero ? DispatchScheduler.deadline(after: timeout).uptimeNanoseconds : nil
         guard let result = timeout > .zero ? waitForResult(deadline: deadline) : checkResult() else {
             throw ResponseError.timedOut
         }
@@ -78,8 +79,8 @@ extension Response {
         return finished
     }
 
-    /// Waits until the response is done or `deadline` passes; `nil` on timeout.
-    func waitForResult(deadline: ContinuousClock.Instant?) -> Result<Value, any Error>? {
+    /// Waits until the response is done or `deadline` (uptime nanoseconds) passes; `nil` on timeout.
+    func waitForResult(deadline: UInt64?) -> Result<Value, any Error>? {
         if let finished = checkResult() { return finished }
         let place = BlockingWait<Value>.Place.current
         let waiter = BlockingWaiter(wakesMainRunLoop: place == .mainRunLoop)

@@ -1,3 +1,5 @@
+// Backoff is in `Duration`s, which need macOS 13 / iOS 16.
+@available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
 extension Response {
     /// Makes attempts until one succeeds, up to `attempts` in all, calling `makeAttempt` again
     /// for each new attempt and pausing as `backoff` says between them.
@@ -49,6 +51,7 @@ extension Response {
 }
 
 /// The loop behind ``Response/retry(attempts:backoff:scheduler:on:shouldRetry:file:line:_:)``.
+@available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
 private final class Retrier<Value: Sendable>: Sendable {
     let resolver: Resolver<Value>
     let attempts: Int

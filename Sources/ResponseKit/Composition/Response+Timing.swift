@@ -1,3 +1,5 @@
+// Time is a `Duration`, which needs macOS 13 / iOS 16: the whole extension carries that.
+@available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
 extension Response {
     /// Fails with ``ResponseError/timedOut`` unless this response finishes within `limit`, and then
     /// cancels this response (unless another derived response still waits on it), so the work

@@ -5,6 +5,7 @@
 /// .fixed(.milliseconds(200))                          // the same pause every time
 /// .exponential(initial: .milliseconds(100))           // 100 ms, 200 ms, 400 ms ... ±20 %, at most 60 s
 /// ```
+@available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
 public struct RetryBackoff: Sendable, CustomStringConvertible {
     private enum Policy: Sendable {
         case fixed(Duration)
