@@ -92,7 +92,8 @@ func example(_ name: String, dependencies: [Target.Dependency] = []) -> [Target]
 package.targets += [
     // What the examples share: the command-line delivery mechanism (line input, output, command
     // loop) and safe file writes for their gateways.
-    .target(name: "ExampleSupport", dependencies: ["ResponseKit"], path: "Examples/ExampleSupport/Sources/ExampleSupport"),
+    .target(
+        name: "ExampleSupport", dependencies: ["ResponseKit"], path: "Examples/ExampleSupport/Sources/ExampleSupport"),
     .testTarget(
         name: "ExampleSupportTests",
         dependencies: ["ExampleSupport", "ResponseKit", "ResponseKitTesting"],
@@ -111,7 +112,9 @@ package.targets += example("CleanSwiftScene")
 package.targets += [
     .target(
         name: "ResponseKitDemoCore",
-        dependencies: ["ResponseKit", "ResponseKitServices", "ExampleSupport", "SignInCore", "CitiesCore", "AuthenticationCore"],
+        dependencies: [
+            "ResponseKit", "ResponseKitServices", "ExampleSupport", "SignInCore", "CitiesCore", "AuthenticationCore",
+        ],
         path: "Examples/ResponseKitDemoCore"
     ),
     .testTarget(

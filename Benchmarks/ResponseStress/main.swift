@@ -102,9 +102,13 @@ let scenarios: [Scenario] = [
             { for (index, pair) in pairs.enumerated() where pair.response.cancel() { cancelWins.add(index) } },
         ])
         for index in 0..<batch {
-            check(resolvedWins[index] + cancelWins[index] == 1, "response \(index): \(resolvedWins[index]) resolutions and \(cancelWins[index]) cancellations won")
+            check(
+                resolvedWins[index] + cancelWins[index] == 1,
+                "response \(index): \(resolvedWins[index]) resolutions and \(cancelWins[index]) cancellations won")
             check(delivered[index] == 1, "response \(index): its callback ran \(delivered[index]) times")
-            check(pairs[index].response.isCancelled == (cancelWins[index] == 1), "response \(index): isCancelled disagrees with who won")
+            check(
+                pairs[index].response.isCancelled == (cancelWins[index] == 1),
+                "response \(index): isCancelled disagrees with who won")
         }
         return batch * 3
     },
@@ -120,7 +124,9 @@ let scenarios: [Scenario] = [
             },
         ])
         for index in 0..<batch {
-            check(orders.values(at: index) == [0, 1, 2, 3], "response \(index): callbacks ran as \(orders.values(at: index))")
+            check(
+                orders.values(at: index) == [0, 1, 2, 3],
+                "response \(index): callbacks ran as \(orders.values(at: index))")
         }
         return batch * 5
     },
@@ -187,13 +193,19 @@ let scenarios: [Scenario] = [
                     if (try? pair.response.wait(timeout: .zero)) == index { seen.add(index, 100) }
                 }
             },
-            { for (index, pair) in pairs.enumerated() where (try? pair.response.value) == index { seen.add(index, 10_000) } },
+            {
+                for (index, pair) in pairs.enumerated() where (try? pair.response.value) == index {
+                    seen.add(index, 10_000)
+                }
+            },
         ])
         awaited.wait()
         for index in 0..<batch {
             let count = seen[index]
             check(count / 10_000 == 1, "response \(index): a blocking read saw \(count / 10_000) values")
-            check((count % 10_000) / 100 <= 1, "response \(index): a zero-timeout wait saw \((count % 10_000) / 100) values")
+            check(
+                (count % 10_000) / 100 <= 1,
+                "response \(index): a zero-timeout wait saw \((count % 10_000) / 100) values")
             check(count % 100 == (index % 8 == 0 ? 1 : 0), "response \(index): an await saw \(count % 100) values")
         }
         return batch * 3 + batch / 8
@@ -210,7 +222,9 @@ for scenario in scenarios {
             rounds += 1
         }
     }
-    report("\(scenario.name): \(operations) raced operations in \(rounds) rounds, \(elapsed); failures so far: \(failureCount[0])")
+    report(
+        "\(scenario.name): \(operations) raced operations in \(rounds) rounds, \(elapsed); failures so far: \(failureCount[0])"
+    )
 }
 
 let failures = failureCount[0]

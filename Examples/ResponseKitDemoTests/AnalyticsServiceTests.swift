@@ -16,7 +16,8 @@ struct AnalyticsServiceTests {
     }
 
     func logLines() throws -> [String] {
-        try String(contentsOfFile: directory.path("analytics.log"), encoding: .utf8).split(separator: "\n").map(String.init)
+        try String(contentsOfFile: directory.path("analytics.log"), encoding: .utf8).split(separator: "\n").map(
+            String.init)
     }
 
     @Test func start_createsTheLogFile() async throws {

@@ -60,13 +60,17 @@ struct AuthenticationUseCaseWorkerTests {
     }
 
     @Test func aWrongPassword_isTheSignInModulesWrongCredentials() {
-        #expect(throws: SignInError.wrongCredentials) { try answer(makeWorker().signIn(username: "ada", password: "guess")) }
+        #expect(throws: SignInError.wrongCredentials) {
+            try answer(makeWorker().signIn(username: "ada", password: "guess"))
+        }
     }
 
     @Test func aServerError_isTheSignInModulesServiceUnavailable() {
         let backend = FakeAuthenticationBackend(scheduler: scheduler)
         backend.failNextRequests(with: .server(status: 503))
 
-        #expect(throws: SignInError.serviceUnavailable) { try answer(makeWorker(backend: backend).signIn(username: "ada", password: "secret")) }
+        #expect(throws: SignInError.serviceUnavailable) {
+            try answer(makeWorker(backend: backend).signIn(username: "ada", password: "secret"))
+        }
     }
 }

@@ -52,7 +52,9 @@ struct DemoAppTests {
     @Test func citiesNeedASignIn() async throws {
         let app = try makeApp()
 
-        #expect(try await run("add Paris", in: app) == "Sign in first (such as: signin ada secret) to see and edit your cities.\n")
+        #expect(
+            try await run("add Paris", in: app)
+                == "Sign in first (such as: signin ada secret) to see and edit your cities.\n")
         #expect(!FileManager.default.fileExists(atPath: directory.path("cities.json")))
     }
 
@@ -105,7 +107,8 @@ struct DemoAppTests {
     }
 
     @Test func anUnknownCommand_isNamed() async throws {
-        #expect(try await run("fly away", in: try makeApp()) == "Unknown command 'fly'. Type 'help' for the commands.\n")
+        #expect(
+            try await run("fly away", in: try makeApp()) == "Unknown command 'fly'. Type 'help' for the commands.\n")
     }
 
     @Test func quit_asksForAShutdown_andStoppingTheConsoleDoesNotAskAgain() async throws {

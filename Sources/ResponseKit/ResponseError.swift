@@ -47,7 +47,8 @@ public struct ResponseError: Error, Hashable, Sendable, CustomStringConvertible 
         case .validationFailed: "ResponseError.validationFailed: the value did not pass validation"
         case .noResponses: "ResponseError.noResponses: the combinator was given no responses"
         case .abandoned: "ResponseError.abandoned: the last resolver was released before the response was resolved"
-        case .returnedSelf: "ResponseError.returnedSelf: a flatMap returned the response it makes, which can never finish"
+        case .returnedSelf:
+            "ResponseError.returnedSelf: a flatMap returned the response it makes, which can never finish"
         }
     }
 }

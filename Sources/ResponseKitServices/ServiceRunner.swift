@@ -1,3 +1,7 @@
+import Dispatch
+import Foundation
+import ResponseKit
+
 #if canImport(Darwin)
 import Darwin
 #elseif canImport(Glibc)
@@ -5,9 +9,6 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
-import Dispatch
-import Foundation
-import ResponseKit
 
 /// Runs a command-line or server process around a ``ServiceManager``: starts the services, keeps
 /// the main queue running for the life of the process, and on SIGINT or SIGTERM shuts down

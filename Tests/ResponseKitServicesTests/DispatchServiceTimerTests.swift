@@ -1,8 +1,9 @@
 import Dispatch
 import ResponseKit
 import ResponseKitTesting
-@testable import ResponseKitServices
 import Testing
+
+@testable import ResponseKitServices
 
 /// The real timer, with real but tiny durations: the only tests here that let time pass, and
 /// they block on the timer's response rather than sleep.

@@ -4,10 +4,11 @@ import Testing
 struct LifecycleEventTests {
     @Test func standardEvents_coverTheAppLifecycle_withDistinctNames() {
         let names = LifecycleEvent.standard.map(\.name)
-        #expect(names == [
-            "didFinishLaunching", "didBecomeActive", "willResignActive", "didEnterBackground",
-            "willEnterForeground", "didReceiveMemoryWarning", "willTerminate",
-        ])
+        #expect(
+            names == [
+                "didFinishLaunching", "didBecomeActive", "willResignActive", "didEnterBackground",
+                "willEnterForeground", "didReceiveMemoryWarning", "willTerminate",
+            ])
     }
 
     @Test func anAppDefinedEvent_equalsAnotherWithTheSameName_andMatchesInASwitch() {
@@ -15,11 +16,12 @@ struct LifecycleEventTests {
         #expect(custom == LifecycleEvent(name: "didReceiveSignificantTimeChange"))
         #expect(custom != .willTerminate)
 
-        let matched: String = switch LifecycleEvent.willTerminate {
-        case .didEnterBackground: "background"
-        case .willTerminate: "terminate"
-        default: "other"
-        }
+        let matched: String =
+            switch LifecycleEvent.willTerminate {
+            case .didEnterBackground: "background"
+            case .willTerminate: "terminate"
+            default: "other"
+            }
         #expect(matched == "terminate")
         #expect("\(custom)" == "didReceiveSignificantTimeChange")
     }

@@ -34,10 +34,11 @@ struct ServiceManagerErrorTests {
             ServiceFailure(serviceName: "b", step: .stop, error: ResponseError.timedOut, timeout: .seconds(1)),
         ])
         #expect(error.failedServiceNames == ["a", "b"])
-        #expect(error.description == """
-            ServiceManagerError.servicesFailed: a failed to start: scripted failure; \
-            b did not stop within 1.0 seconds
-            """)
+        #expect(
+            error.description == """
+                ServiceManagerError.servicesFailed: a failed to start: scripted failure; \
+                b did not stop within 1.0 seconds
+                """)
     }
 
     @Test func misuseErrors_sayWhereTheyWereRaised() {

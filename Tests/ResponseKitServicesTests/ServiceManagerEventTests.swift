@@ -18,10 +18,11 @@ struct ServiceManagerEventTests {
             #expect(await outcome(of: try bed.manager.send(event)).isSuccess)
         }
 
-        #expect(bed.journal.lines(after: "start c") == [
-            "a handles didFinishLaunching", "b handles didFinishLaunching", "c handles didFinishLaunching",
-            "a handles didEnterBackground", "b handles didEnterBackground", "c handles didEnterBackground",
-        ])
+        #expect(
+            bed.journal.lines(after: "start c") == [
+                "a handles didFinishLaunching", "b handles didFinishLaunching", "c handles didFinishLaunching",
+                "a handles didEnterBackground", "b handles didEnterBackground", "c handles didEnterBackground",
+            ])
     }
 
     @Test func deliversEventsOnTheMainQueue() async throws {
@@ -64,18 +65,20 @@ struct ServiceManagerEventTests {
         try await bed.startAll()
 
         let sending = try bed.manager.send(.didEnterBackground)
-        #expect(bed.journal.lines(after: "start d") == [
-            "a handles didEnterBackground", "b handles didEnterBackground",
-            "c handles didEnterBackground", "d handles didEnterBackground",
-        ])
+        #expect(
+            bed.journal.lines(after: "start d") == [
+                "a handles didEnterBackground", "b handles didEnterBackground",
+                "c handles didEnterBackground", "d handles didEnterBackground",
+            ])
         #expect(bed.timer.runningDurations == [ServiceTestBed.timeouts.event])
         bed.timer.fireAll()
 
         #expect(await outcome(of: sending).failedServiceNames == ["b", "c"])
-        #expect(Set(bed.reportedDescriptions) == [
-            "b failed to handle didEnterBackground: scripted failure",
-            "c did not handle didEnterBackground within 2.0 seconds",
-        ])
+        #expect(
+            Set(bed.reportedDescriptions) == [
+                "b failed to handle didEnterBackground: scripted failure",
+                "c did not handle didEnterBackground within 2.0 seconds",
+            ])
         #expect(hanging.held["didEnterBackground"]?.isCancelled == true)
     }
 

@@ -39,9 +39,10 @@ struct ServiceManagerRegistrationTests {
         _ = await outcome(of: try bed.manager.send(.didBecomeActive))
         _ = await outcome(of: bed.manager.stop())
 
-        #expect(bed.journal.lines(after: "start late") == [
-            "a handles didBecomeActive", "late handles didBecomeActive", "stop late", "stop a",
-        ])
+        #expect(
+            bed.journal.lines(after: "start late") == [
+                "a handles didBecomeActive", "late handles didBecomeActive", "stop late", "stop a",
+            ])
     }
 
     @Test func registeringWhileStarting_startsTheServiceAfterThoseRegisteredBefore() async throws {

@@ -1,10 +1,11 @@
+import Foundation
+import Testing
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Foundation
-import Testing
 
 /// The runner in a real process: `ServiceRunnerFixture` runs three services (analytics,
 /// database, announcer) under `ServiceRunner`, says each call on standard output, and writes
@@ -40,11 +41,12 @@ struct ServiceRunnerProcessTests {
         let run = try FixtureRun(mode: "clean")
         try #require(run.process.waitForLine("ready"))
 
-        #expect(run.said(afterReady: false) == [
-            "start database", "start announcer",
-            "event database didFinishLaunching", "event announcer didFinishLaunching",
-            "event database didBecomeActive", "event announcer didBecomeActive",
-        ])
+        #expect(
+            run.said(afterReady: false) == [
+                "start database", "start announcer",
+                "event database didFinishLaunching", "event announcer didFinishLaunching",
+                "event database didBecomeActive", "event announcer didBecomeActive",
+            ])
         run.process.send(SIGTERM)
         #expect(run.process.waitForExit() == 0)
     }

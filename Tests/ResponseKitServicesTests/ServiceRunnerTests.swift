@@ -1,11 +1,13 @@
+import ResponseKit
+import Testing
+
+@testable import ResponseKitServices
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import ResponseKit
-@testable import ResponseKitServices
-import Testing
 
 /// The runner's decisions, in this process: signals are handed to it directly and `exit` is
 /// recorded. ServiceRunnerProcessTests checks real signals and real exits in a child process.
@@ -35,11 +37,12 @@ struct ServiceRunnerTests {
         runner.launch()
         _ = await outcome(of: last.called("didBecomeActive"))
 
-        #expect(bed.journal.lines == [
-            "start a", "start b",
-            "a handles didFinishLaunching", "b handles didFinishLaunching",
-            "a handles didBecomeActive", "b handles didBecomeActive",
-        ])
+        #expect(
+            bed.journal.lines == [
+                "start a", "start b",
+                "a handles didFinishLaunching", "b handles didFinishLaunching",
+                "a handles didBecomeActive", "b handles didBecomeActive",
+            ])
         #expect(!exited.response.isDone)
     }
 
@@ -67,9 +70,10 @@ struct ServiceRunnerTests {
         runner.handleSignal(SIGTERM)
 
         #expect(try await outcome(of: exited.response).get() == ServiceRunner.cleanExitStatus)
-        #expect(bed.journal.lines(after: "b handles didBecomeActive") == [
-            "a handles willTerminate", "b handles willTerminate", "stop b", "stop a",
-        ])
+        #expect(
+            bed.journal.lines(after: "b handles didBecomeActive") == [
+                "a handles willTerminate", "b handles willTerminate", "stop b", "stop a",
+            ])
         #expect(logged.lines.contains("received SIGTERM; shutting down"))
         #expect(logged.lines.last == "shutdown clean; exiting with status 0")
     }
@@ -146,7 +150,7 @@ struct ServiceRunnerTests {
         let runner = makeRunner()
 
         runner.handleSignal(SIGTERM)  // one signal source registered, the other not yet
-        runner.launch()               // the last registration: too late, nothing starts
+        runner.launch()  // the last registration: too late, nothing starts
 
         #expect(try await outcome(of: exited.response).get() == ServiceRunner.cleanExitStatus)
         #expect(bed.journal.lines.isEmpty)

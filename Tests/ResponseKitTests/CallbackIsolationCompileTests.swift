@@ -17,7 +17,8 @@ struct CallbackIsolationCompileTests {
         process.arguments = [
             "swiftc", "-swift-version", "6", "-typecheck",
             "-I", buildDirectory.appendingPathComponent("Modules").path,
-            "-Xcc", "-fmodule-map-file=" + buildDirectory.appendingPathComponent("CResponseKit.build/module.modulemap").path,
+            "-Xcc",
+            "-fmodule-map-file=" + buildDirectory.appendingPathComponent("CResponseKit.build/module.modulemap").path,
             file.path,
         ]
         let pipe = Pipe()
@@ -32,7 +33,8 @@ struct CallbackIsolationCompileTests {
     static var canTypecheck: Bool {
         #if os(Linux)
         let buildDirectory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        return FileManager.default.fileExists(atPath: buildDirectory.appendingPathComponent("Modules/ResponseKit.swiftmodule").path)
+        return FileManager.default.fileExists(
+            atPath: buildDirectory.appendingPathComponent("Modules/ResponseKit.swiftmodule").path)
         #else
         return false
         #endif

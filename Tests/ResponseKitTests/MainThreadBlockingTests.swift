@@ -98,7 +98,8 @@ final class MainThreadChainTests: XCTestCase {
 
     func testMixedChain_withFlatMapTimeoutAndRecover_finishesFromTheMainThread() throws {
         let fetchToken = Response<String>(on: .global()) { "token" }
-        let user = fetchToken
+        let user =
+            fetchToken
             .flatMap { token in Response<String>(on: .global()) { "user(\(token))" } }
             .timeout(after: .seconds(30))
             .validate { !$0.isEmpty }
@@ -153,7 +154,8 @@ final class MainQueueJobBlockingTests: XCTestCase {
         startRecordingDiagnostics()
         let outcome = Response<[ResponseDiagnostic.Kind]>.pending(on: .immediate)
         DispatchQueue.main.async {
-            let (response, resolver) = Response<Int>.pending(on: .immediate); let line = UInt(#line)
+            let (response, resolver) = Response<Int>.pending(on: .immediate)
+            let line = UInt(#line) - 1
             // The app's own main-queue job, behind this one: it cannot run during the wait.
             DispatchQueue.global().async { DispatchQueue.main.async { resolver.succeed(1) } }
             let timedOut = (try? response.wait(timeout: .milliseconds(200))) == nil

@@ -61,7 +61,8 @@ struct ResponseAbandonmentTests {
     @Test func theAbandonment_isReportedOnce_namingTheCreationSite() {
         var creationLine: UInt = 0
         do {
-            let (response, resolver) = Response<Int>.pending(on: .immediate); creationLine = #line
+            let (response, resolver) = Response<Int>.pending(on: .immediate)
+            creationLine = #line - 1
             _ = response.map { $0 + 1 }.map { $0 + 1 }  // derived responses carry the failure on, unreported
             _ = resolver
         }
@@ -74,7 +75,8 @@ struct ResponseAbandonmentTests {
         var creationLine: UInt = 0
         let response: Response<Int>
         do {
-            let (made, resolver) = Response<Int>.pending(on: .immediate); creationLine = #line
+            let (made, resolver) = Response<Int>.pending(on: .immediate)
+            creationLine = #line - 1
             resolver.succeed(5)
             response = made
         }
@@ -86,7 +88,8 @@ struct ResponseAbandonmentTests {
         var creationLine: UInt = 0
         let response: Response<Int>
         do {
-            let (made, resolver) = Response<Int>.pending(on: .immediate); creationLine = #line
+            let (made, resolver) = Response<Int>.pending(on: .immediate)
+            creationLine = #line - 1
             made.cancel()
             _ = resolver
             response = made

@@ -138,9 +138,10 @@ struct ResponseCallbacksTests {
             DispatchQueue.concurrentPerform(iterations: 3) { lane in
                 switch lane {
                 case 0: resolver.succeed(iteration)
-                case 1: response.onCompletion { value in
-                    if value == iteration { calls.add(1, ordering: .relaxed) }
-                }
+                case 1:
+                    response.onCompletion { value in
+                        if value == iteration { calls.add(1, ordering: .relaxed) }
+                    }
                 default: response.onFailure { _ in failures.add(1, ordering: .relaxed) }
                 }
             }

@@ -148,7 +148,8 @@ struct ResponseCombineTests {
 
     @Test func variadicForms_matchTheCollectionForms() throws {
         let all = Response.all(Response.succeeded(1, on: .immediate), .succeeded(2, on: .immediate), on: .immediate)
-        let race = Response.race(Response.succeeded("a", on: .immediate), Response<String>.pending(on: .immediate).response)
+        let race = Response.race(
+            Response.succeeded("a", on: .immediate), Response<String>.pending(on: .immediate).response)
         let any = Response.any(Response<Int>.failed(TestError(), on: .immediate), .succeeded(5, on: .immediate))
         #expect(try all.value == [1, 2])
         #expect(try race.value == "a")

@@ -29,7 +29,9 @@ struct ResponseDeepChainTests {
         let inner = Recorder<Result<Int, ResponseError>>()
         let chain = Self.chain(from: source, length: depth + 1, at: depth) {
             do {
-                inner.record(.success(try Response.succeeded(21, on: .immediate).map { $0 * 2 }.wait(timeout: .milliseconds(400))))
+                inner.record(
+                    .success(
+                        try Response.succeeded(21, on: .immediate).map { $0 * 2 }.wait(timeout: .milliseconds(400))))
             } catch {
                 inner.record(.failure(error as? ResponseError ?? .validationFailed))
             }
@@ -134,7 +136,12 @@ struct ResponseSiblingOrderTests {
         for _ in 0..<300 {
             let (source, resolver) = Response<Int>.pending()
             let starts = Recorder<Int>()
-            let mapped = (0..<64).map { index in source.map { value -> Int in starts.record(index); return value } }
+            let mapped = (0..<64).map { index in
+                source.map { value -> Int in
+                    starts.record(index)
+                    return value
+                }
+            }
             DispatchQueue.main.async { resolver.succeed(1) }
             _ = try Response.all(mapped, on: .immediate).value
             #expect(starts.values == Array(0..<64))

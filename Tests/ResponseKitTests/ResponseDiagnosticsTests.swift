@@ -12,9 +12,11 @@ struct ResponseDiagnosticsTests {
     // MARK: - resolved twice
 
     @Test func resolvingTwice_isReported_withBothSites() throws {
-        let (response, resolver) = Response<Int>.pending(on: .immediate); let creationLine = UInt(#line)
+        let (response, resolver) = Response<Int>.pending(on: .immediate)
+        let creationLine = UInt(#line) - 1
         resolver.succeed(1)
-        resolver.succeed(2); let secondLine = #line
+        resolver.succeed(2)
+        let secondLine = #line - 1
 
         let reports = diagnostics(forResponseCreatedAt: creationLine)
         #expect(reports.map(\.kind) == [.resolvedTwice])
@@ -25,21 +27,24 @@ struct ResponseDiagnosticsTests {
     }
 
     @Test func failingAfterSuccess_isReported() {
-        let (_, resolver) = Response<Int>.pending(on: .immediate); let creationLine = UInt(#line)
+        let (_, resolver) = Response<Int>.pending(on: .immediate)
+        let creationLine = UInt(#line) - 1
         resolver.succeed(1)
         resolver.fail(TestError())
         #expect(diagnostics(forResponseCreatedAt: creationLine).map(\.kind) == [.resolvedTwice])
     }
 
     @Test func cancellingADoneResponse_isNotReported() {
-        let (response, resolver) = Response<Int>.pending(on: .immediate); let creationLine = UInt(#line)
+        let (response, resolver) = Response<Int>.pending(on: .immediate)
+        let creationLine = UInt(#line) - 1
         resolver.succeed(1)
         response.cancel()
         #expect(diagnostics(forResponseCreatedAt: creationLine).isEmpty)
     }
 
     @Test func resolvingAfterCancel_isNotReported() {
-        let (response, resolver) = Response<Int>.pending(on: .immediate); let creationLine = UInt(#line)
+        let (response, resolver) = Response<Int>.pending(on: .immediate)
+        let creationLine = UInt(#line) - 1
         response.cancel()
         resolver.succeed(1)  // the work finished anyway: a normal race, not misuse
         #expect(diagnostics(forResponseCreatedAt: creationLine).isEmpty)
@@ -55,12 +60,16 @@ struct ResponseDiagnosticsTests {
             ResponseDiagnostics.handler = previousHandler
         }
         ResponseDiagnostics.longWaitThreshold = .milliseconds(10)
-        let (response, resolver) = Response<Int>.pending(); let creationLine = UInt(#line)
+        let (response, resolver) = Response<Int>.pending()
+        let creationLine = UInt(#line) - 1
         // Resolve only once the wait has reported itself: no timing guess involved.
         ResponseDiagnostics.handler = { diagnostic in
             previousHandler(diagnostic)
             if diagnostic.kind == .longWait, diagnostic.line == creationLine { resolver.succeed(5) }
         }
+        // A safety net that only matters when the report never comes: the wait then fails the
+        // test after a generous 30 s instead of hanging the run (cancelling a done response is a no-op).
+        DispatchQueue.global().asyncAfter(deadline: .now() + 30) { response.cancel() }
 
         #expect(try response.value == 5)
         let reports = diagnostics(forResponseCreatedAt: creationLine)
@@ -72,7 +81,8 @@ struct ResponseDiagnosticsTests {
         let previousThreshold = ResponseDiagnostics.longWaitThreshold
         defer { ResponseDiagnostics.longWaitThreshold = previousThreshold }
         ResponseDiagnostics.longWaitThreshold = .milliseconds(1)
-        let (response, responseResolver) = Response<Int>.pending(); let creationLine = UInt(#line)
+        let (response, responseResolver) = Response<Int>.pending()
+        let creationLine = UInt(#line) - 1
         defer { withExtendedLifetime(responseResolver) {} }  // pending on purpose: never resolved, never abandoned
         #expect(throws: ResponseError.timedOut) { try response.wait(timeout: .milliseconds(20)) }
         #expect(diagnostics(forResponseCreatedAt: creationLine).isEmpty)
@@ -83,7 +93,8 @@ struct ResponseDiagnosticsTests {
     @Test func failureNobodyObserved_isReported_withTheCreationSite() throws {
         var creationLine: UInt = 0
         do {
-            let (_, resolver) = Response<Int>.pending(on: .immediate); creationLine = #line
+            let (_, resolver) = Response<Int>.pending(on: .immediate)
+            creationLine = #line - 1
             resolver.fail(TestError(code: 4))
         }
         let reports = diagnostics(forResponseCreatedAt: creationLine)
@@ -96,15 +107,20 @@ struct ResponseDiagnosticsTests {
     @Test func observedFailures_areNotReported() {
         var lines: [UInt] = []
         do {
-            let viaCallback = Response<Int>.failed(TestError(), on: .immediate); lines.append(#line)
+            let viaCallback = Response<Int>.failed(TestError(), on: .immediate)
+            lines.append(#line - 1)
             viaCallback.onFailure { _ in }
-            let viaResult = Response<Int>.failed(TestError(), on: .immediate); lines.append(#line)
+            let viaResult = Response<Int>.failed(TestError(), on: .immediate)
+            lines.append(#line - 1)
             viaResult.onResult { _ in }
-            let viaBlocking = Response<Int>.failed(TestError(), on: .immediate); lines.append(#line)
+            let viaBlocking = Response<Int>.failed(TestError(), on: .immediate)
+            lines.append(#line - 1)
             _ = viaBlocking.error
-            let viaAlways = Response<Int>.failed(TestError(), on: .immediate); lines.append(#line)
+            let viaAlways = Response<Int>.failed(TestError(), on: .immediate)
+            lines.append(#line - 1)
             _ = viaAlways.always { _ in }.error
-            let viaChain = Response<Int>.failed(TestError(), on: .immediate); lines.append(#line)
+            let viaChain = Response<Int>.failed(TestError(), on: .immediate)
+            lines.append(#line - 1)
             _ = viaChain.map { $0 + 1 }.recover { _ in 0 }.error
         }
         #expect(lines.count == 5)
@@ -114,7 +130,8 @@ struct ResponseDiagnosticsTests {
     @Test func awaitedFailure_isNotReported() async {
         var creationLine: UInt = 0
         do {
-            let response = Response<Int>.failed(TestError(), on: .immediate); creationLine = #line
+            let response = Response<Int>.failed(TestError(), on: .immediate)
+            creationLine = #line - 1
             _ = await response.getResult()
         }
         #expect(creationLine > 0)
@@ -124,7 +141,8 @@ struct ResponseDiagnosticsTests {
     @Test func aTimedOutWait_doesNotCountAsObservingTheFailure() {
         var creationLine: UInt = 0
         do {
-            let (response, resolver) = Response<Int>.pending(on: .immediate); creationLine = #line
+            let (response, resolver) = Response<Int>.pending(on: .immediate)
+            creationLine = #line - 1
             _ = try? response.wait(timeout: .milliseconds(1))
             resolver.fail(TestError())
         }
@@ -135,8 +153,10 @@ struct ResponseDiagnosticsTests {
         var sourceLine: UInt = 0
         var endLine: UInt = 0
         do {
-            let source = Response<Int>.failed(TestError(), on: .immediate); sourceLine = #line
-            _ = source.map { $0 * 2 }; endLine = #line
+            let source = Response<Int>.failed(TestError(), on: .immediate)
+            sourceLine = #line - 1
+            _ = source.map { $0 * 2 }
+            endLine = #line - 1
         }
         #expect(diagnostics(forResponseCreatedAt: sourceLine).isEmpty)
         #expect(diagnostics(forResponseCreatedAt: endLine).map(\.kind) == [.unobservedFailure])
@@ -145,7 +165,8 @@ struct ResponseDiagnosticsTests {
     @Test func cancelledResponses_areNotReportedAsUnobserved() {
         var creationLine: UInt = 0
         do {
-            let (response, responseResolver) = Response<Int>.pending(on: .immediate); creationLine = #line
+            let (response, responseResolver) = Response<Int>.pending(on: .immediate)
+            creationLine = #line - 1
             defer { withExtendedLifetime(responseResolver) {} }  // pending on purpose: never resolved, never abandoned
             response.cancel()
         }
@@ -156,7 +177,8 @@ struct ResponseDiagnosticsTests {
     @Test func alwaysAtTheEndOfAChain_countsAsObservingTheFailure() {
         var creationLine: UInt = 0
         do {
-            let response = Response<Int>.failed(TestError(), on: .immediate); creationLine = #line
+            let response = Response<Int>.failed(TestError(), on: .immediate)
+            creationLine = #line - 1
             _ = response.always { _ in }
         }
         #expect(creationLine > 0)
@@ -169,7 +191,8 @@ struct ResponseDiagnosticsTests {
         }
         var creationLine: UInt = 0
         do {
-            let (_, resolver) = Response<Int>.pending(on: .immediate); creationLine = #line
+            let (_, resolver) = Response<Int>.pending(on: .immediate)
+            creationLine = #line - 1
             resolver.fail(Verbose())
         }
         let report = try #require(diagnostics(forResponseCreatedAt: creationLine).first)
@@ -182,11 +205,14 @@ struct ResponseDiagnosticsTests {
     @Test func blockingInsideAMainQueueJobOffTheMainThread_isReportedAtOnce() throws {
         let previousHandler = ResponseDiagnostics.handler
         defer { ResponseDiagnostics.handler = previousHandler }
-        let (response, resolver) = Response<Int>.pending(on: .immediate); let creationLine = UInt(#line)
+        let (response, resolver) = Response<Int>.pending(on: .immediate)
+        let creationLine = UInt(#line) - 1
         ResponseDiagnostics.handler = { diagnostic in
             previousHandler(diagnostic)
             if diagnostic.kind == .mainQueueBlocked, diagnostic.line == creationLine { resolver.succeed(3) }
         }
+        // Fails the test after a generous 30 s instead of hanging it, should the report never come.
+        DispatchQueue.global().asyncAfter(deadline: .now() + 30) { response.cancel() }
         let finished = Response<Bool>.pending(on: .immediate)
         DispatchQueue.main.async {
             // Under XCTest this job runs on the main thread, which can keep the main queue

@@ -50,27 +50,89 @@ struct ResponseGraphMemoryTests {
     }
 
     /// Every operator, each as a graph over the two inputs whose closures capture the sentinel.
-    static var graphs: [(String, (Response<Int>, Response<Int>, Sentinel, Tracked) -> Void)] { [
-        ("map", { a, _, s, t in t.track(a.map { _ = s; return $0 }) }),
-        ("flatMap", { a, b, s, t in t.track(a.flatMap { _ in _ = s; return b }) }),
-        ("recover", { a, _, s, t in t.track(a.recover { _ in _ = s; return 0 }) }),
-        ("flatMapError", { a, b, s, t in t.track(a.flatMapError { _ in _ = s; return b }) }),
-        ("mapError", { a, _, s, t in t.track(a.mapError { _ = s; return $0 }) }),
-        ("intercept", { a, _, s, t in t.track(a.intercept { _ in _ = s }) }),
-        ("always", { a, _, s, t in t.track(a.always { _ = s }) }),
-        ("validate", { a, _, s, t in t.track(a.validate { _ in _ = s; return true }) }),
-        ("all", { a, b, _, t in t.track(Response.all([a, b], on: .immediate)) }),
-        ("zip", { a, b, _, t in t.track(Response<(Int, Int)>.zip(a, b, on: .immediate)) }),
-        ("race", { a, b, _, t in t.track(Response.race([a, b], on: .immediate)) }),
-        ("any", { a, b, _, t in t.track(Response.any([a, b], on: .immediate)) }),
-        ("timeout", { a, _, _, t in t.track(a.timeout(after: .seconds(3600))) }),
-        ("callbacks", { a, _, s, _ in a.onCompletion { _ in _ = s }.onFailure { _ in _ = s } }),
-        ("chain of 1,000", { a, _, s, t in
-            var chain = a.map { _ = s; return $0 }
-            for _ in 0..<1_000 { chain = chain.map { $0 } }
-            t.track(chain)
-        }),
-    ] }
+    static var graphs: [(String, (Response<Int>, Response<Int>, Sentinel, Tracked) -> Void)] {
+        [
+            (
+                "map",
+                { a, _, s, t in
+                    t.track(
+                        a.map {
+                            _ = s
+                            return $0
+                        })
+                }
+            ),
+            (
+                "flatMap",
+                { a, b, s, t in
+                    t.track(
+                        a.flatMap { _ in
+                            _ = s
+                            return b
+                        })
+                }
+            ),
+            (
+                "recover",
+                { a, _, s, t in
+                    t.track(
+                        a.recover { _ in
+                            _ = s
+                            return 0
+                        })
+                }
+            ),
+            (
+                "flatMapError",
+                { a, b, s, t in
+                    t.track(
+                        a.flatMapError { _ in
+                            _ = s
+                            return b
+                        })
+                }
+            ),
+            (
+                "mapError",
+                { a, _, s, t in
+                    t.track(
+                        a.mapError {
+                            _ = s
+                            return $0
+                        })
+                }
+            ),
+            ("intercept", { a, _, s, t in t.track(a.intercept { _ in _ = s }) }),
+            ("always", { a, _, s, t in t.track(a.always { _ = s }) }),
+            (
+                "validate",
+                { a, _, s, t in
+                    t.track(
+                        a.validate { _ in
+                            _ = s
+                            return true
+                        })
+                }
+            ),
+            ("all", { a, b, _, t in t.track(Response.all([a, b], on: .immediate)) }),
+            ("zip", { a, b, _, t in t.track(Response<(Int, Int)>.zip(a, b, on: .immediate)) }),
+            ("race", { a, b, _, t in t.track(Response.race([a, b], on: .immediate)) }),
+            ("any", { a, b, _, t in t.track(Response.any([a, b], on: .immediate)) }),
+            ("timeout", { a, _, _, t in t.track(a.timeout(after: .seconds(3600))) }),
+            ("callbacks", { a, _, s, _ in a.onCompletion { _ in _ = s }.onFailure { _ in _ = s } }),
+            (
+                "chain of 1,000",
+                { a, _, s, t in
+                    var chain = a.map {
+                        _ = s
+                        return $0
+                    }
+                    for _ in 0..<1_000 { chain = chain.map { $0 } }
+                    t.track(chain)
+                }
+            ),
+        ]
+    }
 
     @Test(arguments: Ending.allCases)
     func everyOperatorsGraph_isFreed_onceDropped(ending: Ending) {

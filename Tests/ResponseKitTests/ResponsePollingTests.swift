@@ -1,8 +1,9 @@
 import Dispatch
 import Foundation
-@testable import ResponseKit
 import ResponseKitTesting
 import Testing
+
+@testable import ResponseKit
 
 /// Polling a response with `wait(timeout:)` leaves nothing behind, a zero timeout only looks, and
 /// thousands of threads may wait on one response at once.

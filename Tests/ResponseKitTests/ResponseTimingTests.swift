@@ -155,9 +155,12 @@ struct ResponseRetryTests {
 
     @Test func retry_stopsAtOnce_onAnErrorItShouldNotRetry() {
         let service = FlakyService(successAt: 10)
-        let response = Response<String>.retry(attempts: 5, on: .immediate, shouldRetry: { _ in false }) {
-            service.attempt()
-        }
+        let response = Response<String>.retry(
+            attempts: 5,
+            on: .immediate,
+            shouldRetry: { _ in false },
+            { service.attempt() }
+        )
         #expect(response.error is TestError)
         #expect(service.calls.count == 1)
     }
@@ -211,7 +214,11 @@ struct RetryBackoffTests {
     @Test func exponential_doublesUpToTheMaximum() {
         let backoff = RetryBackoff.exponential(initial: .milliseconds(100), maximum: .seconds(1), jitter: 0)
         let delays = (2...7).map { backoff.delay(beforeAttempt: $0) }
-        #expect(delays == [.milliseconds(100), .milliseconds(200), .milliseconds(400), .milliseconds(800), .seconds(1), .seconds(1)])
+        #expect(
+            delays == [
+                .milliseconds(100), .milliseconds(200), .milliseconds(400), .milliseconds(800), .seconds(1),
+                .seconds(1),
+            ])
     }
 
     @Test func exponential_survivesHugeAttemptNumbers() {

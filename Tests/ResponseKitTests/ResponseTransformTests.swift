@@ -1,5 +1,5 @@
-import Foundation
 import Dispatch
+import Foundation
 import ResponseKit
 import ResponseKitTesting
 import Testing

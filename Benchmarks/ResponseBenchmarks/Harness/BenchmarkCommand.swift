@@ -28,7 +28,8 @@ enum BenchmarkCommand {
             return 2
         }
         if Machine.isDebugBuild {
-            printError("ResponseBenchmarks: this is a debug build; use `swift run -c release` for figures that mean anything")
+            printError(
+                "ResponseBenchmarks: this is a debug build; use `swift run -c release` for figures that mean anything")
         }
 
         let date = Date.now.formatted(.iso8601)

@@ -21,14 +21,20 @@ struct TableReport {
     }
 
     private var header: String {
-        let what = run.isSmoke
+        let what =
+            run.isSmoke
             ? "smoke run: each workload once at a tiny size; the figures mean nothing"
             : "median (min–max) of the repetitions shown; ratios are ResponseKit ÷ floor from this run"
         return "ResponseKit benchmarks · \(run.date) · \(run.machine.description)\n\(what)"
     }
 
     private var comparisonTable: [String] {
-        var rows = [["ID", "Workload", "Unit", "ResponseKit", "Floor", "Ratio", "Target", "Met", "Allocs/op (RK · floor · budget)"]]
+        var rows = [
+            [
+                "ID", "Workload", "Unit", "ResponseKit", "Floor", "Ratio", "Target", "Met",
+                "Allocs/op (RK · floor · budget)",
+            ]
+        ]
         for result in run.results {
             rows.append([
                 result.id,
@@ -49,11 +55,12 @@ struct TableReport {
         var rows = [["ID", "Variant", "Unit", "Median (min–max)", "Ratio to floor", "Per second", "Allocs/op", "Reps"]]
         for result in run.results {
             for figures in result.figures {
-                let role = switch figures.role {
-                case .responseKit: ""
-                case .floor: "floor: "
-                case .alternative: "alt: "
-                }
+                let role =
+                    switch figures.role {
+                    case .responseKit: ""
+                    case .floor: "floor: "
+                    case .alternative: "alt: "
+                    }
                 rows.append([
                     result.id,
                     role + figures.variant,

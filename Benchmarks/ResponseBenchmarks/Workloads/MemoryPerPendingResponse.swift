@@ -15,24 +15,26 @@ enum MemoryPerPendingResponse {
     static var workloads: [Workload] {
         var workloads: [Workload] = []
         if ResidentMemory.bytes() != nil {
-            workloads.append(workload(
-                id: "M1",
-                title: "resident memory per pending response + 1 callback",
-                operations: 1_000_000,
-                smokeOperations: 1_000,
-                target: .atMost(96),
-                reading: ResidentMemory.bytes
-            ))
+            workloads.append(
+                workload(
+                    id: "M1",
+                    title: "resident memory per pending response + 1 callback",
+                    operations: 1_000_000,
+                    smokeOperations: 1_000,
+                    target: .atMost(96),
+                    reading: ResidentMemory.bytes
+                ))
         }
         if MallocHeap.bytesInUse() != nil {
-            workloads.append(workload(
-                id: "M2",
-                title: "malloc'd bytes per pending response + 1 callback",
-                operations: 10_000,
-                smokeOperations: 100,
-                target: nil,
-                reading: MallocHeap.bytesInUse
-            ))
+            workloads.append(
+                workload(
+                    id: "M2",
+                    title: "malloc'd bytes per pending response + 1 callback",
+                    operations: 10_000,
+                    smokeOperations: 100,
+                    target: nil,
+                    reading: MallocHeap.bytesInUse
+                ))
         }
         return workloads
     }

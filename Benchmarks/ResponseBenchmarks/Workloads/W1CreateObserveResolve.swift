@@ -21,7 +21,7 @@ enum W1CreateObserveResolve {
                 },
                 Variant(name: "withCheckedContinuation", role: .alternative, maximumOperations: 50_000) {
                     checkedContinuation(operations: $0)
-                }
+                },
             ]
         )
     }

@@ -75,7 +75,8 @@ enum W6MainQueueDelivery {
 
     /// Starts the clock, lets `start` set the background thread going, services the main queue
     /// until every callback has arrived, and returns nanoseconds per callback.
-    private static func measure(_ callbacks: Int, _ received: Received, in variant: String, start: () -> Void) -> Double {
+    private static func measure(_ callbacks: Int, _ received: Received, in variant: String, start: () -> Void) -> Double
+    {
         let nanoseconds = Stopwatch.nanosecondsPerOperation(callbacks) {
             start()
             MainRunLoop.run(until: { received.count == callbacks }, workload: variant)

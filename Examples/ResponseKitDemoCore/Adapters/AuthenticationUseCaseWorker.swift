@@ -42,7 +42,7 @@ public struct AuthenticationUseCaseWorker: AuthenticationWorker {
             .map { user -> User? in User(name: user.name) }
             .recover { error in
                 guard (error as? AuthenticationError) == .server(status: 401) else { throw error }
-                try tokenStore.delete()   // a refused token is of no use; forget it
+                try tokenStore.delete()  // a refused token is of no use; forget it
                 return nil
             }
     }

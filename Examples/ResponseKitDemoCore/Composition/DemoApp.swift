@@ -72,15 +72,17 @@ public final class DemoApp {
         self.output = output
         self.isInteractive = isInteractive
         // The analytics log needs its directory; the other files create theirs when first written.
-        try? FileManager.default.createDirectory(atPath: dataDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try? FileManager.default.createDirectory(
+            atPath: dataDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
 
         let analytics = AnalyticsService(logFile: "\(dataDirectory)/analytics.log")
         self.analytics = analytics
 
         let backend = FakeAuthenticationBackend(latency: latency, scheduler: scheduler)
         let tokenStore = FileTokenStore(path: "\(dataDirectory)/session/token")
-        let useCase = AuthenticationComposition.makeUseCase(api: backend, tokenStore: tokenStore, scheduler: scheduler) { user in
-            Task { @MainActor in analytics.track("signed in user \(user.id)") }   // intercepted on a worker thread
+        let useCase = AuthenticationComposition.makeUseCase(api: backend, tokenStore: tokenStore, scheduler: scheduler)
+        { user in
+            Task { @MainActor in analytics.track("signed in user \(user.id)") }  // intercepted on a worker thread
         }
         authView = AuthConsoleView(output: output)
         auth = AuthModule(
@@ -106,7 +108,7 @@ public final class DemoApp {
             onStop: { [weak self] in self?.stopConsole() }
         )
         try services.register(analytics)
-        try services.register(console)   // last: started after analytics, stopped before it
+        try services.register(console)  // last: started after analytics, stopped before it
         loop = CommandLoop(input: input, output: output, isInteractive: isInteractive) { [weak self] line in
             self?.commands.handle(line) ?? .succeeded(.quit, on: .immediate)
         }
@@ -142,7 +144,7 @@ public final class DemoApp {
     public func stopConsole() {
         guard !isStopping else { return }
         isStopping = true
-        if isInteractive, loop?.isFinished == false { output.writeLine("") }   // after the ^C on the prompt line
+        if isInteractive, loop?.isFinished == false { output.writeLine("") }  // after the ^C on the prompt line
         loop?.finish()
         output.writeLine("Bye. Your cities and session stay in \(dataDirectory).")
     }

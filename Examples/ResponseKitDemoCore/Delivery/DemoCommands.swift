@@ -37,10 +37,11 @@ public final class DemoCommands {
     }
 
     /// The help text.
-    public static let help = (SignInCommands.help + CitiesCommands.help + [
-        "help                           this list",
-        "quit                           leave (so does Ctrl-C or Ctrl-D)",
-    ]).joined(separator: "\n")
+    public static let help =
+        (SignInCommands.help + CitiesCommands.help + [
+            "help                           this list",
+            "quit                           leave (so does Ctrl-C or Ctrl-D)",
+        ]).joined(separator: "\n")
 
     /// Runs one command line.
     ///

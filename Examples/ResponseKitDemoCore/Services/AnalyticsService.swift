@@ -79,7 +79,7 @@ public final class AnalyticsService: Service {
         let lines = buffer
         buffer = []
         let (flushed, resolver) = Response<Void>.pending(on: .immediate)
-        file.append(lines).mainActor.onResult { result in   // on the main actor
+        file.append(lines).mainActor.onResult { result in  // on the main actor
             if case .failure = result { self.buffer.insert(contentsOf: lines, at: 0) }
             resolver.resolve(with: result)
         }

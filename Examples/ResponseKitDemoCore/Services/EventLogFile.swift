@@ -1,3 +1,7 @@
+import Dispatch
+import ExampleSupport
+import ResponseKit
+
 #if canImport(Darwin)
 import Darwin
 #elseif canImport(Glibc)
@@ -5,9 +9,6 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
-import Dispatch
-import ExampleSupport
-import ResponseKit
 
 /// An append-only text file that lines are written to safely, off the main thread.
 ///

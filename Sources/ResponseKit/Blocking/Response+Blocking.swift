@@ -63,7 +63,7 @@ extension Response {
     /// - Returns: the value.
     /// - Throws: ``ResponseError/timedOut`` when the response is not done in time; otherwise the
     ///   response's failure.
-@available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
     public func wait(timeout: Duration) throws -> Value {
         let deadline: UInt64? = timeout > .zero ? DispatchScheduler.deadline(after: timeout).uptimeNanoseconds : nil
         guard let result = timeout > .zero ? waitForResult(deadline: deadline) : checkResult() else {

@@ -64,7 +64,9 @@ extension Response {
         file: StaticString = #fileID,
         line: UInt = #line
     ) -> Response<Value> {
-        combining(Array(responses), on: executor, file: file, line: line, whenEmpty: .failure(ResponseError.noResponses)) {
+        combining(
+            Array(responses), on: executor, file: file, line: line, whenEmpty: .failure(ResponseError.noResponses)
+        ) {
             _, combined in
             .observer { result, completion in combined.complete(with: result, chainedIn: &completion) }
         }
@@ -91,7 +93,9 @@ extension Response {
         line: UInt = #line
     ) -> Response<Value> {
         let failures = Collector<any Error>(count: responses.count)
-        return combining(Array(responses), on: executor, file: file, line: line, whenEmpty: .failure(ResponseError.noResponses)) {
+        return combining(
+            Array(responses), on: executor, file: file, line: line, whenEmpty: .failure(ResponseError.noResponses)
+        ) {
             index, combined in
             .observer { result, completion in
                 switch result {
@@ -99,7 +103,8 @@ extension Response {
                     combined.complete(with: result, chainedIn: &completion)
                 case .failure(let error):
                     if let errors = failures.store(error, at: index) {
-                        combined.complete(with: .failure(ResponseAggregateError(errors: errors)), chainedIn: &completion)
+                        combined.complete(
+                            with: .failure(ResponseAggregateError(errors: errors)), chainedIn: &completion)
                     }
                 }
             }

@@ -77,6 +77,8 @@ extension Response {
             return
         }
         link(derived)
-        register(.observer { result, completion in derived.complete(with: result, chainedIn: &completion) }, context: &context)
+        register(
+            .observer { result, completion in derived.complete(with: result, chainedIn: &completion) },
+            context: &context)
     }
 }

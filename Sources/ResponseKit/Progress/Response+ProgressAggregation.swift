@@ -8,9 +8,10 @@ extension Response {
         whenProgressIsFirstObserved { [self] in
             let mean = ProgressMean(count: inputs.count)
             for (index, input) in inputs.enumerated() {
-                input.addProgressObserver(.inline { fraction in
-                    self.reportProgress(mean.update(index, to: fraction))
-                })
+                input.addProgressObserver(
+                    .inline { fraction in
+                        self.reportProgress(mean.update(index, to: fraction))
+                    })
             }
         }
     }

@@ -1,3 +1,7 @@
+import ResponseKit
+import ResponseKitDemoCore
+import ResponseKitServices
+
 #if canImport(Darwin)
 import Darwin
 #elseif canImport(Glibc)
@@ -5,9 +9,6 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
-import ResponseKit
-import ResponseKitDemoCore
-import ResponseKitServices
 
 // A tiny process for ServiceRunnerProcessTests: runs three services under ServiceRunner and
 // says what they are asked to do, one line each on standard output, for the test to read.

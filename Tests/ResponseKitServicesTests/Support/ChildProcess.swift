@@ -1,11 +1,12 @@
+import Dispatch
+import Foundation
+import ResponseKit
+
 #if canImport(Darwin)
 import Darwin
 #elseif canImport(Glibc)
 import Glibc
 #endif
-import Dispatch
-import Foundation
-import ResponseKit
 
 /// A process started for a test, with its standard output and error merged into one stream of
 /// lines the test can wait for.
@@ -157,7 +158,7 @@ final class ChildProcess: Sendable {
 
         let argv = ([path] + arguments).map { strdup($0) } + [nil]
         let environment = ProcessInfo.processInfo.environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { (argv + environment).forEach { free($0) } }
+        defer { for pointer in argv + environment { free(pointer) } }
 
         var pid = pid_t()
         let error = posix_spawn(&pid, path, &actions, &attributes, argv, environment)

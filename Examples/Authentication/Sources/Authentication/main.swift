@@ -27,7 +27,7 @@ default:
 
 let app = AuthenticationApp(tokenFile: tokenFile, output: .standardOutput)
 for attempt in attempts {
-    try app.run(attempt).value   // the blocking style: wait for the outcome before the next attempt
+    try app.run(attempt).value  // the blocking style: wait for the outcome before the next attempt
 }
 ConsoleOutput.standardOutput.writeLine(app.describeTokenFile())
 exit(app.viewModel.user == nil ? 1 : 0)

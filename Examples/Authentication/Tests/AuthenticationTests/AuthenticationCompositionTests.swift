@@ -14,7 +14,8 @@ struct AuthenticationCompositionTests {
     let useCase: any AuthenticationUseCase
 
     init() {
-        backend = FakeAuthenticationBackend(latency: .init(token: .milliseconds(400), user: .milliseconds(250)), scheduler: scheduler)
+        backend = FakeAuthenticationBackend(
+            latency: .init(token: .milliseconds(400), user: .milliseconds(250)), scheduler: scheduler)
         useCase = AuthenticationComposition.makeUseCase(
             api: backend,
             tokenStore: FileTokenStore(path: directory.path("token")),
@@ -43,7 +44,8 @@ struct AuthenticationCompositionTests {
     }
 
     @Test func aBackendSlowerThanTheTimeout_failsWithTimedOut_andAuditsNobody() {
-        let slowBackend = FakeAuthenticationBackend(latency: .init(token: .seconds(10), user: .zero), scheduler: scheduler)
+        let slowBackend = FakeAuthenticationBackend(
+            latency: .init(token: .seconds(10), user: .zero), scheduler: scheduler)
         let useCase = AuthenticationComposition.makeUseCase(
             api: slowBackend,
             tokenStore: FileTokenStore(path: directory.path("token")),

@@ -14,11 +14,12 @@ struct AuthenticationViewModelTests {
     init() {
         let manual = manual
         let answers = answers
-        viewModel = AuthenticationViewModel(useCase: AuthenticationUseCaseStub { _ in
-            let (response, resolver) = Response<AuthenticatedUser>.pending(on: manual.executor)
-            answers.withLock { $0.append(resolver) }
-            return response
-        })
+        viewModel = AuthenticationViewModel(
+            useCase: AuthenticationUseCaseStub { _ in
+                let (response, resolver) = Response<AuthenticatedUser>.pending(on: manual.executor)
+                answers.withLock { $0.append(resolver) }
+                return response
+            })
     }
 
     func answer(with result: Result<AuthenticatedUser, any Error>) {

@@ -7,12 +7,19 @@ struct CredentialsTests {
         try Credentials(email: email, password: "secret").validate()
     }
 
-    @Test(arguments: ["", "ada", "ada@", "@example.com", "ada@example", "ada@example.", "ada@.com", "a@b@example.com", "ada @example.com"])
+    @Test(arguments: [
+        "", "ada", "ada@", "@example.com", "ada@example", "ada@example.", "ada@.com", "a@b@example.com",
+        "ada @example.com",
+    ])
     func aMalformedAddress_isRefused(email: String) {
-        #expect(throws: AuthenticationError.invalidEmail) { try Credentials(email: email, password: "secret").validate() }
+        #expect(throws: AuthenticationError.invalidEmail) {
+            try Credentials(email: email, password: "secret").validate()
+        }
     }
 
     @Test func anEmptyPassword_isRefused() {
-        #expect(throws: AuthenticationError.emptyPassword) { try Credentials(email: "ada@example.com", password: "").validate() }
+        #expect(throws: AuthenticationError.emptyPassword) {
+            try Credentials(email: "ada@example.com", password: "").validate()
+        }
     }
 }

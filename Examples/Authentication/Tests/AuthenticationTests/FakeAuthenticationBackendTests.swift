@@ -8,7 +8,8 @@ struct FakeAuthenticationBackendTests {
     let scheduler = ManualScheduler()
 
     func makeBackend() -> FakeAuthenticationBackend {
-        FakeAuthenticationBackend(latency: .init(token: .milliseconds(400), user: .milliseconds(250)), scheduler: scheduler)
+        FakeAuthenticationBackend(
+            latency: .init(token: .milliseconds(400), user: .milliseconds(250)), scheduler: scheduler)
     }
 
     func answer<Value>(_ response: Response<Value>) throws -> Value {

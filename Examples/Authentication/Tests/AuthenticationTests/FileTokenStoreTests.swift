@@ -26,7 +26,9 @@ struct FileTokenStoreTests {
 
     @Test func replacingAFileThatOthersCouldRead_makesItPrivate() throws {
         try FileManager.default.createDirectory(atPath: directory.path("session"), withIntermediateDirectories: true)
-        try #require(FileManager.default.createFile(atPath: path, contents: Data("old".utf8), attributes: [.posixPermissions: 0o644]))
+        try #require(
+            FileManager.default.createFile(
+                atPath: path, contents: Data("old".utf8), attributes: [.posixPermissions: 0o644]))
 
         try FileTokenStore(path: path).save(AuthToken(value: "tk_2"))
 

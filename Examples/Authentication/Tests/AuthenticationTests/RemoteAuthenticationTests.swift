@@ -11,7 +11,8 @@ struct RemoteAuthenticationTests {
     let useCase: RemoteAuthentication
 
     init() {
-        backend = FakeAuthenticationBackend(latency: .init(token: .milliseconds(400), user: .milliseconds(250)), scheduler: scheduler)
+        backend = FakeAuthenticationBackend(
+            latency: .init(token: .milliseconds(400), user: .milliseconds(250)), scheduler: scheduler)
         useCase = RemoteAuthentication(api: backend, tokenStore: tokens)
     }
 

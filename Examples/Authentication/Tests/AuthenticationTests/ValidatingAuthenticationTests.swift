@@ -16,7 +16,9 @@ struct ValidatingAuthenticationTests {
         (Credentials(email: "ada", password: "secret"), AuthenticationError.invalidEmail),
         (Credentials(email: "ada@example.com", password: ""), .emptyPassword),
     ])
-    func badCredentials_failAtOnce_withoutReachingTheWrappedUseCase(credentials: Credentials, error: AuthenticationError) {
+    func badCredentials_failAtOnce_withoutReachingTheWrappedUseCase(
+        credentials: Credentials, error: AuthenticationError
+    ) {
         let wrapped = AuthenticationUseCaseStub.succeeding()
 
         let response = wrapped.validating().authenticate(credentials)
@@ -37,7 +39,8 @@ struct ValidatingAuthenticationTests {
     @Test func theEmailsAreComparedWithoutRegardToCase() throws {
         let wrapped = AuthenticationUseCaseStub.succeeding()
 
-        let user = try wrapped.validating().authenticate(Credentials(email: "Ada@Example.com", password: "secret")).value
+        let user = try wrapped.validating().authenticate(Credentials(email: "Ada@Example.com", password: "secret"))
+            .value
 
         #expect(user.email == "Ada@Example.com")
     }

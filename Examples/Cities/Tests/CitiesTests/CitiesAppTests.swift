@@ -13,7 +13,9 @@ struct CitiesAppTests {
     let app: CitiesApp
 
     init() {
-        app = CitiesApp(gateway: gateway, input: .scripted([]), output: ConsoleOutput { [printed] in printed.record($0) }, isInteractive: false)
+        app = CitiesApp(
+            gateway: gateway, input: .scripted([]), output: ConsoleOutput { [printed] in printed.record($0) },
+            isInteractive: false)
     }
 
     func run(_ line: String) async throws -> String {

@@ -46,7 +46,10 @@ struct CitiesPresenterTests {
         resolver.succeed(CitiesChange(city: City(name: "Lima"), cities: [City(name: "Paris"), City(name: "Lima")]))
         manual.runAll()
 
-        #expect(view.shown == [.list(CitiesViewModel(title: "Your cities (2)", rows: ["1. Paris", "2. Lima"], message: "Added Lima."))])
+        #expect(
+            view.shown == [
+                .list(CitiesViewModel(title: "Your cities (2)", rows: ["1. Paris", "2. Lima"], message: "Added Lima."))
+            ])
     }
 
     @Test func aDeletion_saysWhichCity_andShowsTheNewList() {
@@ -56,7 +59,12 @@ struct CitiesPresenterTests {
         resolver.succeed(CitiesChange(city: City(name: "Paris"), cities: []))
         manual.runAll()
 
-        #expect(view.shown == [.list(CitiesViewModel(title: "No cities yet: add one, such as: add Paris", rows: [], message: "Deleted Paris."))])
+        #expect(
+            view.shown == [
+                .list(
+                    CitiesViewModel(
+                        title: "No cities yet: add one, such as: add Paris", rows: [], message: "Deleted Paris."))
+            ])
     }
 
     @Test func aRefusal_isShownAsAnError() {
@@ -76,10 +84,13 @@ struct CitiesPresenterTests {
         resolver.fail(CitiesFileError.damaged(path: "/data/cities.json", reason: "the file is empty"))
         manual.runAll()
 
-        #expect(view.shown == [.error(
-            "The cities file /data/cities.json is damaged (the file is empty). It was left untouched, so nothing is lost: "
-                + "repair it, or move it away to start a new list, then try again."
-        )])
+        #expect(
+            view.shown == [
+                .error(
+                    "The cities file /data/cities.json is damaged (the file is empty). It was left untouched, so nothing is lost: "
+                        + "repair it, or move it away to start a new list, then try again."
+                )
+            ])
     }
 
     @Test func shownFinishesOnceTheViewIsUpdated_whateverTheOutcome() {

@@ -9,7 +9,8 @@ struct DeleteCityTests {
     @Test func deletesTheCity_keepingTheOrderOfTheOthers() throws {
         let change = try deleteCity.execute(name: "New York").value
 
-        #expect(change == CitiesChange(city: City(name: "New York"), cities: [City(name: "Paris"), City(name: "Lima")]))
+        #expect(
+            change == CitiesChange(city: City(name: "New York"), cities: [City(name: "Paris"), City(name: "Lima")]))
         #expect(gateway.storedCities == [City(name: "Paris"), City(name: "Lima")])
     }
 

@@ -13,7 +13,9 @@ struct DisplayCitiesTests {
         struct Unplugged: Error {}
         struct FailingGateway: CitiesGateway {
             func loadCities() -> Response<[City]> { .failed(Unplugged()) }
-            func updateCities<Outcome: Sendable>(_ change: @escaping @Sendable (inout [City]) throws -> Outcome) -> Response<Outcome> {
+            func updateCities<Outcome: Sendable>(_ change: @escaping @Sendable (inout [City]) throws -> Outcome)
+                -> Response<Outcome>
+            {
                 .failed(Unplugged())
             }
         }

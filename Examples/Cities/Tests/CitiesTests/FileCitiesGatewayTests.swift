@@ -57,13 +57,18 @@ struct FileCitiesGatewayTests {
 
         try await gateway.updateCities { cities in cities.append(City(name: "Oslo")) }.get()
 
-        #expect(try await FileCitiesGateway(path: directory.path("nested/deeper/cities.json")).loadCities().get() == [City(name: "Oslo")])
+        #expect(
+            try await FileCitiesGateway(path: directory.path("nested/deeper/cities.json")).loadCities().get() == [
+                City(name: "Oslo")
+            ])
     }
 
     @Test func changesRunOneAtATime_soConcurrentChangesAreAllKept() async throws {
         let gateway = makeGateway()
 
-        let changes = (1...20).map { number in gateway.updateCities { cities in cities.append(City(name: "City \(number)")) } }
+        let changes = (1...20).map { number in
+            gateway.updateCities { cities in cities.append(City(name: "City \(number)")) }
+        }
         _ = try await Response.all(changes, on: .immediate).get()
 
         #expect(try await gateway.loadCities().get().count == 20)
@@ -110,7 +115,7 @@ struct FileCitiesGatewayTests {
     }
 
     @Test func aDamagedFile_isNeverOverwritten_byAChange() async throws {
-        let damaged = #"{"cities": [{"name": "Paris"}, {"name": "Li"#   // a truncated list
+        let damaged = #"{"cities": [{"name": "Paris"}, {"name": "Li"#  // a truncated list
         try damaged.write(toFile: path, atomically: false, encoding: .utf8)
 
         let change = makeGateway().updateCities { cities in cities.append(City(name: "Rome")) }
@@ -123,7 +128,9 @@ struct FileCitiesGatewayTests {
     @Test func anEmptyFile_isDamaged_notAnEmptyList() async throws {
         try "".write(toFile: path, atomically: false, encoding: .utf8)
 
-        #expect(await failure(of: makeGateway().loadCities()) as? CitiesFileError == .damaged(path: path, reason: "the file is empty"))
+        #expect(
+            await failure(of: makeGateway().loadCities()) as? CitiesFileError
+                == .damaged(path: path, reason: "the file is empty"))
     }
 
     @Test func aFileOfAnotherFormatVersion_isLeftAlone() async throws {
@@ -132,8 +139,9 @@ struct FileCitiesGatewayTests {
 
         let change = makeGateway().updateCities { cities in cities.append(City(name: "Rome")) }
 
-        #expect(await failure(of: change) as? CitiesFileError
-            == .damaged(path: path, reason: "it has format version 2; this app reads version 1"))
+        #expect(
+            await failure(of: change) as? CitiesFileError
+                == .damaged(path: path, reason: "it has format version 2; this app reads version 1"))
         #expect(try fileContents() == newer)
     }
 }

@@ -20,7 +20,9 @@ struct ContactsAppTests {
             latency: .milliseconds(200),
             scheduler: scheduler
         )
-        app = ContactsApp(store: store, input: .scripted([]), output: ConsoleOutput { [printed] in printed.record($0) }, isInteractive: false)
+        app = ContactsApp(
+            store: store, input: .scripted([]), output: ConsoleOutput { [printed] in printed.record($0) },
+            isInteractive: false)
     }
 
     func printedDuring(_ body: () -> Response<some Sendable>) async throws -> String {
@@ -57,6 +59,8 @@ struct ContactsAppTests {
     @Test func anUnknownCommand_isNamed() async throws {
         _ = try await printedDuring { app.start() }
 
-        #expect(try await printedDuring { app.handle("call 1") } == "Unknown command 'call'. Type 'help' for the commands.\n")
+        #expect(
+            try await printedDuring { app.handle("call 1") }
+                == "Unknown command 'call'. Type 'help' for the commands.\n")
     }
 }

@@ -33,7 +33,7 @@ struct ListContactsInteractorTests {
         try await fetch(with: interactor)
 
         let contacts = try #require(try presenter.fetchResponses.first?.result.get())
-        #expect(contacts.map(\.id) == [3, 1, 4, 2])   // hopper, LOVELACE, o'brien, picard
+        #expect(contacts.map(\.id) == [3, 1, 4, 2])  // hopper, LOVELACE, o'brien, picard
         #expect(interactor.contacts == contacts)
     }
 
@@ -65,7 +65,9 @@ struct ListContactsInteractorTests {
         ("0", .noSuchRow(0, rowCount: 4)),
         ("5", .noSuchRow(5, rowCount: 4)),
     ])
-    func selectContact_withABadRow_presentsWhy_andSelectsNothing(typed: String, error: ListContacts.SelectContact.SelectionError) async throws {
+    func selectContact_withABadRow_presentsWhy_andSelectsNothing(
+        typed: String, error: ListContacts.SelectContact.SelectionError
+    ) async throws {
         let interactor = makeInteractor()
         try await fetch(with: interactor)
 

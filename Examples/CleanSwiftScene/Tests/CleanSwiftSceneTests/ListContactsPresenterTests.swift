@@ -11,15 +11,20 @@ struct ListContactsPresenterTests {
     }
 
     @Test func contacts_areShownWithCapitalisedNames_andFormattedNumbers() {
-        presenter.presentFetchContacts(response: .init(result: .success([
-            Contact(id: 1, firstName: "jean-luc", lastName: "PICARD", phone: "+1 212.555.0111"),
-            Contact(id: 2, firstName: "ada", lastName: "lovelace", phone: "2125550199"),
-        ])))
+        presenter.presentFetchContacts(
+            response: .init(
+                result: .success([
+                    Contact(id: 1, firstName: "jean-luc", lastName: "PICARD", phone: "+1 212.555.0111"),
+                    Contact(id: 2, firstName: "ada", lastName: "lovelace", phone: "2125550199"),
+                ])))
 
-        #expect(display.fetchViewModels == [.init(displayedContacts: [
-            .init(name: "Jean-Luc Picard", phone: "+1 (212) 555-0111"),
-            .init(name: "Ada Lovelace", phone: "(212) 555-0199"),
-        ])])
+        #expect(
+            display.fetchViewModels == [
+                .init(displayedContacts: [
+                    .init(name: "Jean-Luc Picard", phone: "+1 (212) 555-0111"),
+                    .init(name: "Ada Lovelace", phone: "(212) 555-0199"),
+                ])
+            ])
     }
 
     @Test func aFailure_isShownAsAMessage() {
@@ -27,11 +32,15 @@ struct ListContactsPresenterTests {
 
         presenter.presentFetchContacts(response: .init(result: .failure(Offline())))
 
-        #expect(display.fetchViewModels == [.init(displayedContacts: [], errorMessage: "The contacts could not be loaded: offline")])
+        #expect(
+            display.fetchViewModels == [
+                .init(displayedContacts: [], errorMessage: "The contacts could not be loaded: offline")
+            ])
     }
 
     @Test func aSelection_letsTheViewControllerRoute() {
-        presenter.presentSelectContact(response: .init(result: .success(Contact(id: 1, firstName: "a", lastName: "b", phone: ""))))
+        presenter.presentSelectContact(
+            response: .init(result: .success(Contact(id: 1, firstName: "a", lastName: "b", phone: ""))))
 
         #expect(display.selectViewModels == [.init(isSelected: true)])
     }

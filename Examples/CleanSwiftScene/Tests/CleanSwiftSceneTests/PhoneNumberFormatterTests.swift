@@ -14,7 +14,10 @@ struct PhoneNumberFormatterTests {
         #expect(PhoneNumberFormatter.displayNumber(typed) == shown)
     }
 
-    @Test(arguments: [("+44 20 7946 0018", "+44 20 7946 0018"), ("  +33  1 23 45 67 89 ", "+33 1 23 45 67 89"), ("+2125550199", "+2125550199")])
+    @Test(arguments: [
+        ("+44 20 7946 0018", "+44 20 7946 0018"), ("  +33  1 23 45 67 89 ", "+33 1 23 45 67 89"),
+        ("+2125550199", "+2125550199"),
+    ])
     func showsOtherNumbersAsTyped_withTidySpaces(typed: String, shown: String) {
         #expect(PhoneNumberFormatter.displayNumber(typed) == shown)
     }

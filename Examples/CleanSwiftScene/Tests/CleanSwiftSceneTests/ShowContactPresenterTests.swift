@@ -11,7 +11,8 @@ struct ShowContactPresenterTests {
     }
 
     @Test func showsTheCapitalisedName_itsInitials_andTheFormattedNumber() {
-        presenter.presentContact(response: .init(contact: Contact(id: 2, firstName: "jean-luc", lastName: "picard", phone: "12125550111")))
+        presenter.presentContact(
+            response: .init(contact: Contact(id: 2, firstName: "jean-luc", lastName: "picard", phone: "12125550111")))
 
         #expect(display.viewModels == [.init(name: "Jean-Luc Picard", phone: "+1 (212) 555-0111", initials: "JP")])
     }

@@ -59,7 +59,8 @@ struct AtomicFileTests {
 
     @Test func aFailedRename_throwsNamingIt_andLeavesNoTemporaryFile() throws {
         // A non-empty directory where the file should go: the final rename cannot replace it.
-        try FileManager.default.createDirectory(atPath: directory.path("cities.json/inside"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            atPath: directory.path("cities.json/inside"), withIntermediateDirectories: true)
 
         #expect {
             try AtomicFile.write(Data("x".utf8), to: directory.path("cities.json"))

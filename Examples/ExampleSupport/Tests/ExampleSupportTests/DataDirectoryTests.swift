@@ -9,8 +9,11 @@ struct DataDirectoryTests {
     }
 
     @Test func otherwise_usesTheHomeDirectorysLocalShare() {
-        #expect(DataDirectory.path(for: "Cities", environment: ["HOME": "/home/ada"]) == "/home/ada/.local/share/ResponseKitExamples/Cities")
-        #expect(DataDirectory.path(for: "Cities", environment: ["XDG_DATA_HOME": "relative", "HOME": "/home/ada"])
-            == "/home/ada/.local/share/ResponseKitExamples/Cities")
+        #expect(
+            DataDirectory.path(for: "Cities", environment: ["HOME": "/home/ada"])
+                == "/home/ada/.local/share/ResponseKitExamples/Cities")
+        #expect(
+            DataDirectory.path(for: "Cities", environment: ["XDG_DATA_HOME": "relative", "HOME": "/home/ada"])
+                == "/home/ada/.local/share/ResponseKitExamples/Cities")
     }
 }

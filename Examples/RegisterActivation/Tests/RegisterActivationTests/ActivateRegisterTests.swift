@@ -7,7 +7,9 @@ import Testing
 struct ActivateRegisterTests {
     let scheduler = ManualScheduler()
 
-    func makeInteractor(latency: Duration = .seconds(2), timeout: Duration = .seconds(5)) -> (ActivateRegister, FakeActivationServer) {
+    func makeInteractor(latency: Duration = .seconds(2), timeout: Duration = .seconds(5)) -> (
+        ActivateRegister, FakeActivationServer
+    ) {
         let server = FakeActivationServer(latency: latency, scheduler: scheduler)
         return (ActivateRegister(gateway: server, timeout: timeout, scheduler: scheduler), server)
     }
@@ -32,7 +34,9 @@ struct ActivateRegisterTests {
         #expect(!response.isDone)
         scheduler.advance(by: .milliseconds(1))
 
-        #expect(try response.value == ActivatedRegister(storeName: "Corner Shop", registerNumber: 2, licenceKey: "CS-2-5CCD"))
+        #expect(
+            try response.value
+                == ActivatedRegister(storeName: "Corner Shop", registerNumber: 2, licenceKey: "CS-2-5CCD"))
     }
 
     @Test func trimsTheNames_andMatchesTheStoreWithoutRegardToCase() throws {
@@ -78,12 +82,26 @@ struct ActivateRegisterTests {
     // MARK: - Bad input never reaches the server
 
     @Test(arguments: [
-        (RegisterActivationRequest(storeName: " ", login: "ada", password: "secret", registerNumber: "2"), RegisterActivationError.Field.storeName),
-        (RegisterActivationRequest(storeName: "Corner Shop", login: "", password: "secret", registerNumber: "2"), .login),
-        (RegisterActivationRequest(storeName: "Corner Shop", login: "ada", password: "", registerNumber: "2"), .password),
-        (RegisterActivationRequest(storeName: "Corner Shop", login: "ada", password: "secret", registerNumber: ""), .registerNumber),
+        (
+            RegisterActivationRequest(storeName: " ", login: "ada", password: "secret", registerNumber: "2"),
+            RegisterActivationError.Field.storeName
+        ),
+        (
+            RegisterActivationRequest(storeName: "Corner Shop", login: "", password: "secret", registerNumber: "2"),
+            .login
+        ),
+        (
+            RegisterActivationRequest(storeName: "Corner Shop", login: "ada", password: "", registerNumber: "2"),
+            .password
+        ),
+        (
+            RegisterActivationRequest(storeName: "Corner Shop", login: "ada", password: "secret", registerNumber: ""),
+            .registerNumber
+        ),
     ])
-    func anEmptyField_failsAtOnce_withoutAskingTheServer(request: RegisterActivationRequest, field: RegisterActivationError.Field) {
+    func anEmptyField_failsAtOnce_withoutAskingTheServer(
+        request: RegisterActivationRequest, field: RegisterActivationError.Field
+    ) {
         let (activate, server) = makeInteractor()
 
         let response = activate.execute(request)

@@ -6,7 +6,8 @@ struct ActivationArgumentsTests {
         let parsed = ActivationArguments.parse(["Corner Shop", "ada", "secret", "2"])
 
         let expected = ActivationOptions(
-            request: RegisterActivationRequest(storeName: "Corner Shop", login: "ada", password: "secret", registerNumber: "2")
+            request: RegisterActivationRequest(
+                storeName: "Corner Shop", login: "ada", password: "secret", registerNumber: "2")
         )
         #expect(parsed == .activate(expected))
         #expect(expected.latency == .milliseconds(1500))
@@ -14,7 +15,9 @@ struct ActivationArgumentsTests {
     }
 
     @Test func latencyAndTimeout_areReadInSeconds_anywhereOnTheLine() {
-        let parsed = ActivationArguments.parse(["--latency", "3", "Corner Shop", "ada", "secret", "2", "--timeout", "0.5"])
+        let parsed = ActivationArguments.parse([
+            "--latency", "3", "Corner Shop", "ada", "secret", "2", "--timeout", "0.5",
+        ])
 
         guard case .activate(let options) = parsed else {
             Issue.record("expected options, got \(parsed)")
@@ -35,8 +38,9 @@ struct ActivationArgumentsTests {
     }
 
     @Test func theWrongNumberOfFields_saysHowManyWereGiven() {
-        #expect(ActivationArguments.parse(["Corner Shop", "ada"])
-            == .invalid("expected 4 fields (store name, login, password, register number), got 2"))
+        #expect(
+            ActivationArguments.parse(["Corner Shop", "ada"])
+                == .invalid("expected 4 fields (store name, login, password, register number), got 2"))
     }
 
     @Test func anUnknownOption_isNamed() {
@@ -44,8 +48,12 @@ struct ActivationArgumentsTests {
     }
 
     @Test func aLatencyThatIsNotANumber_isExplained() {
-        #expect(ActivationArguments.parse(["--latency", "soon"]) == .invalid("--latency soon: give a number of seconds, such as 1.5"))
-        #expect(ActivationArguments.parse(["a", "b", "c", "1", "--timeout"]) == .invalid("--timeout needs a number of seconds"))
+        #expect(
+            ActivationArguments.parse(["--latency", "soon"])
+                == .invalid("--latency soon: give a number of seconds, such as 1.5"))
+        #expect(
+            ActivationArguments.parse(["a", "b", "c", "1", "--timeout"])
+                == .invalid("--timeout needs a number of seconds"))
     }
 
     @Test func help_isRecognised() {

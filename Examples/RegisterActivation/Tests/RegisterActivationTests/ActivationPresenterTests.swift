@@ -7,11 +7,13 @@ struct ActivationPresenterTests {
 
         let viewModel = ActivationPresenter.viewModel(for: .success(register))
 
-        #expect(viewModel == ActivationViewModel(
-            isActivated: true,
-            title: "Register 2 of Corner Shop is active.",
-            detail: "Licence key: CS-2-5CCD"
-        ))
+        #expect(
+            viewModel
+                == ActivationViewModel(
+                    isActivated: true,
+                    title: "Register 2 of Corner Shop is active.",
+                    detail: "Licence key: CS-2-5CCD"
+                ))
     }
 
     @Test func wrongCredentials_sayWhatIsWrong() {
@@ -23,13 +25,15 @@ struct ActivationPresenterTests {
     }
 
     @Test func aTimeout_saysHowLongWeWaited_andWhatToDo() {
-        let viewModel = ActivationPresenter.viewModel(for: .failure(RegisterActivationError.timedOut(after: .milliseconds(1500))))
+        let viewModel = ActivationPresenter.viewModel(
+            for: .failure(RegisterActivationError.timedOut(after: .milliseconds(1500))))
 
         #expect(viewModel.detail == "The server did not answer within 1.5 s: check the connection and try again.")
     }
 
     @Test func anEmptyField_isNamed() {
-        let viewModel = ActivationPresenter.viewModel(for: .failure(RegisterActivationError.missingField(.registerNumber)))
+        let viewModel = ActivationPresenter.viewModel(
+            for: .failure(RegisterActivationError.missingField(.registerNumber)))
 
         #expect(viewModel.detail == "The register number is empty: please fill it in.")
     }
@@ -37,7 +41,10 @@ struct ActivationPresenterTests {
     @Test func cancellation_saysNothingChanged() {
         let viewModel = ActivationPresenter.viewModel(for: .failure(CancellationError()))
 
-        #expect(viewModel == ActivationViewModel(isActivated: false, title: "Activation cancelled.", detail: "Nothing was changed."))
+        #expect(
+            viewModel
+                == ActivationViewModel(
+                    isActivated: false, title: "Activation cancelled.", detail: "Nothing was changed."))
     }
 
     @Test func anUnexpectedError_isShown_notSwallowed() {

@@ -21,7 +21,8 @@ struct BlockingWaitTests {
     @Test func aResponseThatIsAlreadyDone_returnsWithoutCallingBack() throws {
         var slices = 0
 
-        let result = BlockingWait.result(of: Response.succeeded("done", on: .immediate), checkingEvery: .seconds(60)) { _ in
+        let result = BlockingWait.result(of: Response.succeeded("done", on: .immediate), checkingEvery: .seconds(60)) {
+            _ in
             slices += 1
         }
 

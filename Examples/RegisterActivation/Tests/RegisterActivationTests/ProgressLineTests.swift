@@ -7,7 +7,8 @@ struct ProgressLineTests {
     let written = Recorder<String>()
 
     func makeLine(isTerminal: Bool) -> ProgressLine {
-        ProgressLine(message: "Activating", output: ConsoleOutput { [written] in written.record($0) }, isTerminal: isTerminal)
+        ProgressLine(
+            message: "Activating", output: ConsoleOutput { [written] in written.record($0) }, isTerminal: isTerminal)
     }
 
     @Test func onATerminal_redrawsASpinnerInPlace_withTheTimeWaited_thenErasesIt() {

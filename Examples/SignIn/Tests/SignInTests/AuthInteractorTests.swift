@@ -10,7 +10,8 @@ struct AuthInteractorTests {
     let interactor: AuthInteractor
 
     init() {
-        worker = FakeAuthenticationWorker(accounts: ["ada": "secret"], latency: .milliseconds(300), scheduler: scheduler)
+        worker = FakeAuthenticationWorker(
+            accounts: ["ada": "secret"], latency: .milliseconds(300), scheduler: scheduler)
         interactor = AuthInteractor(worker: worker)
     }
 
@@ -54,13 +55,19 @@ struct AuthInteractorTests {
     }
 
     @Test func signIn_withAWrongPassword_fails_andNobodyIsSignedIn() throws {
-        #expect(throws: SignInError.wrongCredentials) { try answer(interactor.signIn(username: "ada", password: "guess")) }
+        #expect(throws: SignInError.wrongCredentials) {
+            try answer(interactor.signIn(username: "ada", password: "guess"))
+        }
 
         #expect(try answer(interactor.checkStatus()) == .signedOut)
     }
 
-    @Test(arguments: [("", "secret", SignInError.missingUsername), ("   ", "secret", .missingUsername), ("ada", "", .missingPassword)])
-    func signIn_withAnEmptyField_failsAtOnce_withoutAskingTheWorker(username: String, password: String, error: SignInError) {
+    @Test(arguments: [
+        ("", "secret", SignInError.missingUsername), ("   ", "secret", .missingUsername), ("ada", "", .missingPassword),
+    ])
+    func signIn_withAnEmptyField_failsAtOnce_withoutAskingTheWorker(
+        username: String, password: String, error: SignInError
+    ) {
         let response = interactor.signIn(username: username, password: password)
 
         #expect(response.isDone)

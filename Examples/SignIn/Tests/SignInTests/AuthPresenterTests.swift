@@ -41,7 +41,8 @@ struct AuthPresenterTests {
     @Test func unknown_offersToRetry_orToSignIn() {
         present(.success(.unknown))
 
-        #expect(view.displayed == [AuthViewModel(status: "Not sure whether you are signed in", buttons: [.retry, .signIn])])
+        #expect(
+            view.displayed == [AuthViewModel(status: "Not sure whether you are signed in", buttons: [.retry, .signIn])])
     }
 
     // MARK: - Errors
@@ -51,22 +52,27 @@ struct AuthPresenterTests {
 
         present(.failure(SignInError.serviceUnavailable))
 
-        #expect(view.displayed.last == AuthViewModel(
-            status: "Signed in as ada",
-            buttons: [.signOut],
-            errorMessage: "The sign-in service cannot be reached: try again later."
-        ))
+        #expect(
+            view.displayed.last
+                == AuthViewModel(
+                    status: "Signed in as ada",
+                    buttons: [.signOut],
+                    errorMessage: "The sign-in service cannot be reached: try again later."
+                ))
         #expect(presenter.state == .signedIn(User(name: "ada")))
     }
 
     @Test func anErrorBeforeAnyAnswer_leavesTheStateUnknown() {
         present(.failure(SignInError.wrongCredentials))
 
-        #expect(view.displayed == [AuthViewModel(
-            status: "Not sure whether you are signed in",
-            buttons: [.retry, .signIn],
-            errorMessage: "Wrong username or password."
-        )])
+        #expect(
+            view.displayed == [
+                AuthViewModel(
+                    status: "Not sure whether you are signed in",
+                    buttons: [.retry, .signIn],
+                    errorMessage: "Wrong username or password."
+                )
+            ])
     }
 
     @Test func anErrorOfAnotherKind_isShownAsItIs() {

@@ -15,8 +15,11 @@ struct SignInAppTests {
     let app: SignInApp
 
     init() {
-        let worker = FakeAuthenticationWorker(accounts: ["ada": "secret"], latency: .milliseconds(300), scheduler: scheduler)
-        app = SignInApp(worker: worker, input: .scripted([]), output: ConsoleOutput { [printed] in printed.record($0) }, isInteractive: false)
+        let worker = FakeAuthenticationWorker(
+            accounts: ["ada": "secret"], latency: .milliseconds(300), scheduler: scheduler)
+        app = SignInApp(
+            worker: worker, input: .scripted([]), output: ConsoleOutput { [printed] in printed.record($0) },
+            isInteractive: false)
     }
 
     /// Runs `line`, lets the worker answer, and returns what was printed.
@@ -35,13 +38,15 @@ struct SignInAppTests {
     @Test func aWrongPassword_printsTheError_andKeepsTheSignInButton() async throws {
         _ = try await run("status")
 
-        #expect(try await run("signin ada guess") == ["error: Wrong username or password.\n", "Signed out   [sign in]\n"])
+        #expect(
+            try await run("signin ada guess") == ["error: Wrong username or password.\n", "Signed out   [sign in]\n"])
     }
 
     @Test func signinWithoutAPassword_saysSo() async throws {
-        #expect(try await run("signin ada") == [
-            "error: Enter a password.\n", "Not sure whether you are signed in   [retry] [sign in]\n",
-        ])
+        #expect(
+            try await run("signin ada") == [
+                "error: Enter a password.\n", "Not sure whether you are signed in   [retry] [sign in]\n",
+            ])
     }
 
     @Test func signoutWhenSignedOut_isRefused_namingTheButtonsShown() async throws {
@@ -53,9 +58,10 @@ struct SignInAppTests {
     @Test func signinWhenSignedIn_isRefused() async throws {
         _ = try await run("signin ada secret")
 
-        #expect(try await run("signin grace cobol") == [
-            "'sign in' is not available now (Signed in as ada); available: [sign out]\n",
-        ])
+        #expect(
+            try await run("signin grace cobol") == [
+                "'sign in' is not available now (Signed in as ada); available: [sign out]\n"
+            ])
         #expect(app.module.presenter.state == .signedIn(User(name: "ada")))
     }
 

@@ -61,8 +61,9 @@ public final class AuthenticationApp {
     ) {
         backend = FakeAuthenticationBackend(latency: latency, scheduler: scheduler)
         tokenStore = FileTokenStore(path: tokenFile)
-        let useCase = AuthenticationComposition.makeUseCase(api: backend, tokenStore: tokenStore, scheduler: scheduler) { user in
-            output.writeLine("  [audit] \(user.name) (id \(user.id)) signed in")   // from the intercepting decorator
+        let useCase = AuthenticationComposition.makeUseCase(api: backend, tokenStore: tokenStore, scheduler: scheduler)
+        { user in
+            output.writeLine("  [audit] \(user.name) (id \(user.id)) signed in")  // from the intercepting decorator
         }
         viewModel = AuthenticationViewModel(useCase: useCase)
         screen = AuthenticationScreen(viewModel: viewModel, output: output)

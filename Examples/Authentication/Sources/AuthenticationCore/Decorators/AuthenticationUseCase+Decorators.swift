@@ -9,7 +9,9 @@ extension AuthenticationUseCase {
     /// This use case, reporting each signed-in user: see ``InterceptingAuthentication``.
     ///
     /// - Parameter onAuthenticated: told about each user signed in.
-    public func intercepting(_ onAuthenticated: @escaping @Sendable (AuthenticatedUser) -> Void) -> InterceptingAuthentication {
+    public func intercepting(_ onAuthenticated: @escaping @Sendable (AuthenticatedUser) -> Void)
+        -> InterceptingAuthentication
+    {
         InterceptingAuthentication(decorating: self, onAuthenticated: onAuthenticated)
     }
 
@@ -18,7 +20,9 @@ extension AuthenticationUseCase {
     /// - Parameters:
     ///   - limit: how long it may take.
     ///   - scheduler: the source of time.
-    public func timingOut(after limit: Duration, scheduler: any ResponseScheduler = DispatchScheduler()) -> TimingOutAuthentication {
+    public func timingOut(after limit: Duration, scheduler: any ResponseScheduler = DispatchScheduler())
+        -> TimingOutAuthentication
+    {
         TimingOutAuthentication(decorating: self, limit: limit, scheduler: scheduler)
     }
 }

@@ -15,7 +15,10 @@ public struct InterceptingAuthentication: AuthenticationUseCase {
     ///   - decorated: the use case to listen to.
     ///   - onAuthenticated: told about each user signed in, on a worker thread, before the
     ///     response succeeds.
-    public init(decorating decorated: any AuthenticationUseCase, onAuthenticated: @escaping @Sendable (AuthenticatedUser) -> Void) {
+    public init(
+        decorating decorated: any AuthenticationUseCase,
+        onAuthenticated: @escaping @Sendable (AuthenticatedUser) -> Void
+    ) {
         self.decorated = decorated
         self.onAuthenticated = onAuthenticated
     }

@@ -15,7 +15,10 @@ public struct TimingOutAuthentication: AuthenticationUseCase {
     ///   - decorated: the use case to time.
     ///   - limit: how long it may take.
     ///   - scheduler: the source of time; `ManualScheduler` in tests.
-    public init(decorating decorated: any AuthenticationUseCase, limit: Duration, scheduler: any ResponseScheduler = DispatchScheduler()) {
+    public init(
+        decorating decorated: any AuthenticationUseCase, limit: Duration,
+        scheduler: any ResponseScheduler = DispatchScheduler()
+    ) {
         self.decorated = decorated
         self.limit = limit
         self.scheduler = scheduler

@@ -27,7 +27,9 @@ public struct ValidatingAuthentication: AuthenticationUseCase {
         }
         return decorated.authenticate(credentials)
             .validate { user in
-                guard user.email.lowercased() == credentials.email.lowercased() else { throw AuthenticationError.unexpectedUser }
+                guard user.email.lowercased() == credentials.email.lowercased() else {
+                    throw AuthenticationError.unexpectedUser
+                }
             }
     }
 }

@@ -60,7 +60,9 @@ public final class FakeAuthenticationBackend: AuthenticationAPI {
     public static let sampleAccounts = [
         Account(user: AuthenticatedUser(id: 1, name: "Ada Lovelace", email: "ada@example.com"), password: "secret"),
         Account(user: AuthenticatedUser(id: 2, name: "Grace Hopper", email: "grace@example.com"), password: "cobol"),
-        Account(user: AuthenticatedUser(id: 3, name: "Charles Babbage", email: "charles@example.com"), password: "engine", isDisabled: true),
+        Account(
+            user: AuthenticatedUser(id: 3, name: "Charles Babbage", email: "charles@example.com"), password: "engine",
+            isDisabled: true),
     ]
 
     private struct State {
@@ -111,7 +113,9 @@ public final class FakeAuthenticationBackend: AuthenticationAPI {
         let result = state.withLock { state -> Result<AuthToken, any Error> in
             state.requests.append("token \(credentials.email)")
             if !state.plannedFailures.isEmpty { return .failure(state.plannedFailures.removeFirst()) }
-            guard let account, account.password == credentials.password else { return .failure(AuthenticationError.wrongCredentials) }
+            guard let account, account.password == credentials.password else {
+                return .failure(AuthenticationError.wrongCredentials)
+            }
             guard !account.isDisabled else { return .failure(AuthenticationError.accountDisabled) }
             state.issued += 1
             return .success(Self.signedToken(userID: account.user.id, serial: state.issued))
@@ -146,11 +150,15 @@ public final class FakeAuthenticationBackend: AuthenticationAPI {
     }
 
     private static func signature(userID: Int, serial: Int) -> Substring {
-        let mixed = (UInt64(truncatingIfNeeded: userID) &* 0x9E37_79B9_7F4A_7C15) ^ (UInt64(truncatingIfNeeded: serial) &* 0xC2B2_AE3D_27D4_EB4F)
+        let mixed =
+            (UInt64(truncatingIfNeeded: userID) &* 0x9E37_79B9_7F4A_7C15)
+            ^ (UInt64(truncatingIfNeeded: serial) &* 0xC2B2_AE3D_27D4_EB4F)
         return Substring(String(mixed, radix: 16))
     }
 
-    private func answer<Value: Sendable>(with result: Result<Value, any Error>, after delay: Duration) -> Response<Value> {
+    private func answer<Value: Sendable>(with result: Result<Value, any Error>, after delay: Duration) -> Response<
+        Value
+    > {
         let (response, resolver) = Response<Value>.pending()
         let reply = scheduler.schedule(after: delay) { resolver.resolve(with: result) }
         resolver.onCancel { reply.cancel() }

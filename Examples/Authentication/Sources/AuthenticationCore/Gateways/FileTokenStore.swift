@@ -1,3 +1,6 @@
+import ExampleSupport
+import Foundation
+
 #if canImport(Darwin)
 import Darwin
 #elseif canImport(Glibc)
@@ -5,8 +8,6 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
-import ExampleSupport
-import Foundation
 
 /// Keeps the token in a file that only the user can read (permissions 0600).
 ///

@@ -24,7 +24,9 @@ public struct AddCity: Sendable {
             return .failed(error)
         }
         return gateway.updateCities { cities in
-            if let listed = cities.first(where: { $0.isSame(as: city) }) { throw CitiesError.alreadyListed(listed.name) }
+            if let listed = cities.first(where: { $0.isSame(as: city) }) {
+                throw CitiesError.alreadyListed(listed.name)
+            }
             cities.append(city)
             return CitiesChange(city: city, cities: cities)
         }

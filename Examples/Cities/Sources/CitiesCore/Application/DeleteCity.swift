@@ -24,7 +24,9 @@ public struct DeleteCity: Sendable {
             return .failed(error)
         }
         return gateway.updateCities { cities in
-            guard let index = cities.firstIndex(where: { $0.isSame(as: city) }) else { throw CitiesError.notListed(city.name) }
+            guard let index = cities.firstIndex(where: { $0.isSame(as: city) }) else {
+                throw CitiesError.notListed(city.name)
+            }
             let deleted = cities.remove(at: index)
             return CitiesChange(city: deleted, cities: cities)
         }

@@ -75,7 +75,8 @@ public final class FileCitiesGateway: CitiesGateway {
             throw .damaged(path: path, reason: data.isEmpty ? "the file is empty" : "it is not a list of cities")
         }
         guard document.version == version else {
-            throw .damaged(path: path, reason: "it has format version \(document.version); this app reads version \(version)")
+            throw .damaged(
+                path: path, reason: "it has format version \(document.version); this app reads version \(version)")
         }
         return document.cities
     }

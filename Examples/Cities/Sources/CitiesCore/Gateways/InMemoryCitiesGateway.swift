@@ -38,7 +38,7 @@ public final class InMemoryCitiesGateway: CitiesGateway {
             Result {
                 var edited = cities
                 let outcome = try change(&edited)
-                cities = edited   // only once `change` has not thrown
+                cities = edited  // only once `change` has not thrown
                 return outcome
             }
         }

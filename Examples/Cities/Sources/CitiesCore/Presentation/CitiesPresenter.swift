@@ -64,7 +64,9 @@ public final class CitiesPresenter {
         }
     }
 
-    private func present<Value>(_ response: Response<Value>, _ makeViewModel: @escaping (Value) -> CitiesViewModel) -> Response<Void> {
+    private func present<Value>(_ response: Response<Value>, _ makeViewModel: @escaping (Value) -> CitiesViewModel)
+        -> Response<Void>
+    {
         let (shown, resolver) = Response<Void>.pending(on: .immediate)
         response
             .mainActor.onCompletion { value in

@@ -39,7 +39,8 @@ public final class ContactsApp {
     /// - Returns: a response that finishes once the first scene is displayed.
     @discardableResult
     public func start() -> Response<Void> {
-        let shown = navigator.push(ListContactsConfigurator.makeScene(worker: worker, navigator: navigator, output: output))
+        let shown = navigator.push(
+            ListContactsConfigurator.makeScene(worker: worker, navigator: navigator, output: output))
         shown.mainActor.onCompletion { _ in
             self.loop?.onFinish = { [weak self] in self?.onFinish() }
             self.loop?.start()
@@ -56,14 +57,18 @@ public final class ContactsApp {
         if let shown = navigator.top?.handle(command) { return shown.map { .next } }
         switch command.name {
         case "back":
-            if !navigator.pop() { output.writeLine("Already at the first screen.") }
-            else if let top = navigator.top { return top.sceneDidAppear().map { .next } }
+            if !navigator.pop() {
+                output.writeLine("Already at the first screen.")
+            } else if let top = navigator.top {
+                return top.sceneDidAppear().map { .next }
+            }
         case "help":
-            let help = (navigator.top?.commandHelp ?? []) + [
-                "back                           return to the previous screen",
-                "help                           this list",
-                "quit                           leave",
-            ]
+            let help =
+                (navigator.top?.commandHelp ?? []) + [
+                    "back                           return to the previous screen",
+                    "help                           this list",
+                    "quit                           leave",
+                ]
             output.writeLine(withoutRepeatedCommands(help).joined(separator: "\n"))
         case "quit", "exit":
             return .succeeded(.quit, on: .immediate)

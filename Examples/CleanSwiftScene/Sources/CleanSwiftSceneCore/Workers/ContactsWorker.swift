@@ -20,7 +20,9 @@ public struct ContactsWorker: Sendable {
     public func fetchContacts() -> Response<[Contact]> {
         store.fetchContacts().map { contacts in
             contacts.sorted { lhs, rhs in
-                (lhs.lastName.lowercased(), lhs.firstName.lowercased()) < (rhs.lastName.lowercased(), rhs.firstName.lowercased())
+                (lhs.lastName.lowercased(), lhs.firstName.lowercased()) < (
+                    rhs.lastName.lowercased(), rhs.firstName.lowercased()
+                )
             }
         }
     }

@@ -1,3 +1,5 @@
+import Foundation
+
 #if canImport(Darwin)
 import Darwin
 #elseif canImport(Glibc)
@@ -5,7 +7,6 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
-import Foundation
 
 /// Whole-file reads and crash-safe whole-file writes, for gateways that keep a small document on disk.
 ///
@@ -31,7 +32,8 @@ public enum AtomicFile {
     /// - Throws: ``FileError`` naming the call that failed; the old file is then untouched and no
     ///   temporary file is left behind.
     public static func write(_ data: Data, to path: String, permissions: mode_t = 0o644) throws(FileError) {
-        let directory = (path as NSString).deletingLastPathComponent.isEmpty ? "." : (path as NSString).deletingLastPathComponent
+        let directory =
+            (path as NSString).deletingLastPathComponent.isEmpty ? "." : (path as NSString).deletingLastPathComponent
         try makeDirectory(directory)
         let name = (path as NSString).lastPathComponent
         let temporary = "\(directory)/.\(name).\(UUID().uuidString).tmp"
@@ -71,7 +73,9 @@ public enum AtomicFile {
         var data = Data()
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
-            let count = buffer.withUnsafeMutableBytes { FileDescriptor.systemRead(descriptor, $0.baseAddress!, $0.count) }
+            let count = buffer.withUnsafeMutableBytes {
+                FileDescriptor.systemRead(descriptor, $0.baseAddress!, $0.count)
+            }
             if count < 0, errno == EINTR { continue }
             guard count >= 0 else { throw FileError(operation: "read", path: path, code: errno) }
             if count == 0 { return data }
@@ -81,7 +85,9 @@ public enum AtomicFile {
 
     private static func makeDirectory(_ directory: String) throws(FileError) {
         var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue { return }
+        if FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue {
+            return
+        }
         do {
             try FileManager.default.createDirectory(
                 atPath: directory,

@@ -10,7 +10,9 @@ public enum DataDirectory {
     ///   - app: the example's name, such as `Cities`.
     ///   - environment: the process environment; the real one by default.
     /// - Returns: the directory's path; it may not exist yet (writes create it).
-    public static func path(for app: String, environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+    public static func path(for app: String, environment: [String: String] = ProcessInfo.processInfo.environment)
+        -> String
+    {
         let base: String
         if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") {
             base = xdg

@@ -31,13 +31,13 @@ public struct RegisterActivationApp: Sendable {
         let server = FakeActivationServer(latency: options.latency, scheduler: scheduler)
         let activate = ActivateRegister(gateway: server, timeout: options.timeout, scheduler: scheduler)
 
-        let response = activate.execute(options.request)   // returns at once
+        let response = activate.execute(options.request)  // returns at once
         let progress = ProgressLine(
             message: "Activating register \(options.request.registerNumber) of \(options.request.storeName)",
             output: output,
             isTerminal: isTerminal
         )
-        let showsProgress = !response.isDone   // a form with an empty field fails at once
+        let showsProgress = !response.isDone  // a form with an empty field fails at once
         if showsProgress { progress.begin() }
         let started = ContinuousClock.now
         let result = BlockingWait.result(of: response, checkingEvery: Self.spinnerInterval) { slices in

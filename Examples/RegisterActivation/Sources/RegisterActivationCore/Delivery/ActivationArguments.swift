@@ -24,7 +24,8 @@ public enum ActivationArguments {
     /// - Returns: what they ask for.
     public static func parse(_ arguments: [String]) -> Parsed {
         var fields: [String] = []
-        var options = ActivationOptions(request: RegisterActivationRequest(storeName: "", login: "", password: "", registerNumber: ""))
+        var options = ActivationOptions(
+            request: RegisterActivationRequest(storeName: "", login: "", password: "", registerNumber: ""))
         var remaining = arguments[...]
         while let argument = remaining.popFirst() {
             switch argument {

@@ -56,7 +56,8 @@ public struct ValidActivationRequest: Hashable, Sendable {
 extension String {
     /// The string without leading and trailing whitespace.
     func trimmingSpaces() -> String {
-        guard let start = firstIndex(where: { !$0.isWhitespace }), let end = lastIndex(where: { !$0.isWhitespace }) else {
+        guard let start = firstIndex(where: { !$0.isWhitespace }), let end = lastIndex(where: { !$0.isWhitespace })
+        else {
             return ""
         }
         return String(self[start...end])

@@ -59,8 +59,10 @@ public final class FakeActivationServer: RegisterActivationGateway {
         guard (1...store.registerCount).contains(request.registerNumber) else {
             return .failure(RegisterActivationError.noSuchRegister(request.registerNumber))
         }
-        let key = "\(store.code)-\(request.registerNumber)-\(String(request.login.count * 7919, radix: 16).uppercased())"
-        return .success(ActivatedRegister(storeName: store.name, registerNumber: request.registerNumber, licenceKey: key))
+        let key =
+            "\(store.code)-\(request.registerNumber)-\(String(request.login.count * 7919, radix: 16).uppercased())"
+        return .success(
+            ActivatedRegister(storeName: store.name, registerNumber: request.registerNumber, licenceKey: key))
     }
 }
 

@@ -53,7 +53,8 @@ public struct AuthInteractor: Sendable {
 extension String {
     /// The string without leading and trailing whitespace.
     func trimmingWhitespace() -> String {
-        guard let start = firstIndex(where: { !$0.isWhitespace }), let end = lastIndex(where: { !$0.isWhitespace }) else {
+        guard let start = firstIndex(where: { !$0.isWhitespace }), let end = lastIndex(where: { !$0.isWhitespace })
+        else {
             return ""
         }
         return String(self[start...end])

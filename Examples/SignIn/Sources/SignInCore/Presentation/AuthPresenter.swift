@@ -58,7 +58,8 @@ public final class AuthPresenter {
         case .signedOut:
             return AuthViewModel(status: "Signed out", buttons: [.signIn], errorMessage: errorMessage)
         case .unknown:
-            return AuthViewModel(status: "Not sure whether you are signed in", buttons: [.retry, .signIn], errorMessage: errorMessage)
+            return AuthViewModel(
+                status: "Not sure whether you are signed in", buttons: [.retry, .signIn], errorMessage: errorMessage)
         }
     }
 

@@ -10,7 +10,9 @@ public enum ListContactsConfigurator {
     ///   - navigator: the stack the router pushes scenes on.
     ///   - output: where the scenes print.
     /// - Returns: the scene's view controller, which holds the rest.
-    public static func makeScene(worker: ContactsWorker, navigator: SceneNavigator, output: ConsoleOutput) -> ListContactsViewController {
+    public static func makeScene(worker: ContactsWorker, navigator: SceneNavigator, output: ConsoleOutput)
+        -> ListContactsViewController
+    {
         let viewController = ListContactsViewController(output: output)
         let interactor = ListContactsInteractor(worker: worker)
         let presenter = ListContactsPresenter()

@@ -59,7 +59,8 @@ public final class ListContactsInteractor: ListContactsBusinessLogic, ListContac
         if typed.isEmpty {
             result = .failure(.missingNumber)
         } else if let number = Int(typed) {
-            result = contacts.indices.contains(number - 1)
+            result =
+                contacts.indices.contains(number - 1)
                 ? .success(contacts[number - 1])
                 : .failure(.noSuchRow(number, rowCount: contacts.count))
         } else {

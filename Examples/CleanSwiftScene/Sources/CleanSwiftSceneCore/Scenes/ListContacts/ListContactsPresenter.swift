@@ -22,12 +22,13 @@ public final class ListContactsPresenter: ListContactsPresentationLogic {
         let viewModel: ListContacts.FetchContacts.ViewModel
         switch response.result {
         case .success(let contacts):
-            viewModel = .init(displayedContacts: contacts.map { contact in
-                .init(
-                    name: NameFormatter.displayName(contact.firstName, contact.lastName),
-                    phone: PhoneNumberFormatter.displayNumber(contact.phone)
-                )
-            })
+            viewModel = .init(
+                displayedContacts: contacts.map { contact in
+                    .init(
+                        name: NameFormatter.displayName(contact.firstName, contact.lastName),
+                        phone: PhoneNumberFormatter.displayNumber(contact.phone)
+                    )
+                })
         case .failure(let error):
             viewModel = .init(displayedContacts: [], errorMessage: "The contacts could not be loaded: \(error)")
         }
@@ -40,11 +41,14 @@ public final class ListContactsPresenter: ListContactsPresentationLogic {
         case .success:
             viewController?.displaySelectContact(viewModel: .init(isSelected: true))
         case .failure(.missingNumber):
-            viewController?.displaySelectContact(viewModel: .init(isSelected: false, errorMessage: "Say which contact, such as: show 2"))
+            viewController?.displaySelectContact(
+                viewModel: .init(isSelected: false, errorMessage: "Say which contact, such as: show 2"))
         case .failure(.notANumber(let typed)):
-            viewController?.displaySelectContact(viewModel: .init(isSelected: false, errorMessage: "\"\(typed)\" is not a row number, such as 2."))
+            viewController?.displaySelectContact(
+                viewModel: .init(isSelected: false, errorMessage: "\"\(typed)\" is not a row number, such as 2."))
         case .failure(.noSuchRow(let number, let rowCount)):
-            let message = rowCount == 0
+            let message =
+                rowCount == 0
                 ? "There is no contact \(number): the list is empty."
                 : "There is no contact \(number): choose 1 to \(rowCount)."
             viewController?.displaySelectContact(viewModel: .init(isSelected: false, errorMessage: message))

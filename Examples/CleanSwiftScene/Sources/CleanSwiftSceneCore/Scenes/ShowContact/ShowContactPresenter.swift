@@ -17,15 +17,17 @@ public final class ShowContactPresenter: ShowContactPresentationLogic {
     /// Formats the contact; with none, says so rather than showing an empty card.
     public func presentContact(response: ShowContact.Display.Response) {
         guard let contact = response.contact else {
-            viewController?.displayContact(viewModel: .init(name: "Unknown contact", phone: "no phone number", initials: "?"))
+            viewController?.displayContact(
+                viewModel: .init(name: "Unknown contact", phone: "no phone number", initials: "?"))
             return
         }
         let name = NameFormatter.displayName(contact.firstName, contact.lastName)
         let initials = name.split(separator: " ").compactMap(\.first).map(String.init).joined()
-        viewController?.displayContact(viewModel: .init(
-            name: name,
-            phone: PhoneNumberFormatter.displayNumber(contact.phone),
-            initials: initials
-        ))
+        viewController?.displayContact(
+            viewModel: .init(
+                name: name,
+                phone: PhoneNumberFormatter.displayNumber(contact.phone),
+                initials: initials
+            ))
     }
 }

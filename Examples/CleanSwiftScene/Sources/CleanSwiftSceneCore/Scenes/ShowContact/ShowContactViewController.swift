@@ -29,7 +29,7 @@ public final class ShowContactViewController: ShowContactDisplayLogic, ConsoleSc
 
     /// Shows the contact when the scene appears.
     public func sceneDidAppear() -> ResponseKit.Response<Void> {
-        interactor?.displayContact(request: .init())   // synchronous: the contact is already here
+        interactor?.displayContact(request: .init())  // synchronous: the contact is already here
         return .succeeded((), on: .immediate)
     }
 
