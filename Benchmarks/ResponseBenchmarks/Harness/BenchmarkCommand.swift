@@ -32,6 +32,12 @@ enum BenchmarkCommand {
                 "ResponseBenchmarks: this is a debug build; use `swift run -c release` for figures that mean anything")
         }
 
+        if let role = options.profiledRole {
+            let runner = Runner(options: options) { printError($0) }
+            for workload in workloads { runner.profile(role, of: workload) }
+            return 0
+        }
+
         let date = Date.now.formatted(.iso8601)
         let clock = ContinuousClock()
         let start = clock.now

@@ -13,9 +13,13 @@ struct Options {
     var operations: Int?
     /// List the workloads instead of running them.
     var listsWorkloads = false
+    /// Run only the variant of this role of each selected workload, untimed and unreported, so
+    /// that a profiler (callgrind) counts that variant alone.
+    var profiledRole: Variant.Role?
 
     static let usage = """
         usage: ResponseBenchmarks [--smoke] [--json] [--filter ID[,ID…]]… [--repetitions N] [--operations N] [--list]
+                                  [--profile responseKit|floor]
 
           --smoke           run each workload once at a tiny size (CI); figures mean nothing
           --json            print the results as JSON on standard output
@@ -23,6 +27,7 @@ struct Options {
           --repetitions N   repetitions per workload in a full run (at least 5; default 7)
           --operations N    operations per repetition, instead of each workload's own count
           --list            list the workloads and exit
+          --profile ROLE    run only the responseKit (or floor) variant, untimed, for a profiler
         """
 
     struct UsageError: Error, CustomStringConvertible {
@@ -53,6 +58,12 @@ struct Options {
                     throw UsageError(description: "--operations needs a positive number")
                 }
                 options.operations = count
+            case "--profile":
+                guard let value = remaining.next(), let role = Variant.Role(rawValue: value), role != .alternative
+                else {
+                    throw UsageError(description: "--profile needs responseKit or floor")
+                }
+                options.profiledRole = role
             case "--help", "-h":
                 throw UsageError(description: "")
             default:

@@ -41,6 +41,16 @@ struct Runner {
         )
     }
 
+    /// Runs the variant of `role` alone, `repetitions` times plus a warm-up, untimed: what a
+    /// profiler should see (`--profile`). Divide its counts by (repetitions + 1) × operations.
+    func profile(_ role: Variant.Role, of workload: Workload) {
+        guard let variant = workload.variants.first(where: { $0.role == role }) else { return }
+        let repetitions = options.repetitions ?? workload.repetitions
+        let operations = min(options.operations ?? workload.operations, variant.maximumOperations ?? .max)
+        progress("\(workload.id): profiling \(variant.name), \(repetitions + 1) × \(operations) operations")
+        for _ in 0...repetitions { _ = variant.run(operations) }
+    }
+
     /// Heap allocations per operation, counted over a pass of its own after the timed ones (so
     /// that the count costs the timing nothing), on every thread. `nil` for the memory workloads
     /// and where allocations are not counted.

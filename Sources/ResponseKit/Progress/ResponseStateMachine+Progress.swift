@@ -23,8 +23,8 @@ extension ResponseStateMachine {
             let channel = makeProgressChannel()
             let (heardAlready, mustSchedule, hook) = channel.add(observer)
             return .stored(heardAlready: heardAlready, schedule: mustSchedule ? channel : nil, onFirstObserver: hook)
-        case .delivering(let result), .done(let result):
-            if case .success = result { return .finished }
+        case .delivering(let outcome), .done(let outcome):
+            if case .success = outcome { return .finished }
             return .none
         }
     }

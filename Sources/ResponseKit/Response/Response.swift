@@ -107,13 +107,18 @@ public final class Response<Value: Sendable>: @unchecked Sendable {
     ) {
         var flags = ResponseFlags.done | ResponseFlags.delivered
         if case .failure = result { flags |= ResponseFlags.failed }
-        self.init(state: .done(result), flags: flags, executor: executor, file: file, line: line)
+        self.init(state: .done(ResponseOutcome(result)), flags: flags, executor: executor, file: file, line: line)
     }
 
     deinit {
         // Only the flags on the common path: the unspecialised deinit reads them without the value
         // type's metadata; the result is looked at only for a failure nobody observed.
         let flags = rk_load_acquire(word)
+        // The success value is the one thing in the machine the compiler does not destroy (see
+        // ResponseOutcome): destroyed here, through `Value`'s metadata, which needs no lookup.
+        if flags & (ResponseFlags.done | ResponseFlags.failed) == ResponseFlags.done {
+            machine.successValue?.destroy(as: Value.self)
+        }
         let quiet = ResponseFlags.failureObserved | ResponseFlags.cancelled | ResponseFlags.abandoned
         if flags & (ResponseFlags.failed | quiet) == ResponseFlags.failed { reportUnobservedFailure() }
         if flags & (ResponseFlags.tracked | ResponseFlags.done) == ResponseFlags.tracked {

@@ -16,10 +16,10 @@ struct ResponseStateMachine<Value: Sendable> {
         /// the earlier ones, so registration order holds even in that window. When no callback
         /// joined, the completing thread ends the delivery with the `delivered` flag alone, without
         /// the lock, and this state is then as final as `done` (the transitions are told so).
-        case delivering(Result<Value, any Error>)
+        case delivering(ResponseOutcome)
         /// Has its result and has handed it to every callback: final. Once the `delivered` flag
         /// says so, readers take the result without the lock (see `Response.deliveredResult`).
-        case done(Result<Value, any Error>)
+        case done(ResponseOutcome)
     }
 
     @usableFromInline var state: State
@@ -35,12 +35,22 @@ struct ResponseStateMachine<Value: Sendable> {
         extras = nil
     }
 
-    /// The result, if there is one.
+    /// A copy of the result, if there is one.
     @inlinable
     var result: Result<Value, any Error>? {
         switch state {
         case .pending: nil
-        case .delivering(let result), .done(let result): result
+        case .delivering(let outcome), .done(let outcome): outcome.result(as: Value.self)
+        }
+    }
+
+    /// The outcome's success value, for the response's deinit to destroy: the compiler destroys
+    /// everything else in the machine (see ``ResponseOutcome``).
+    @inlinable @inline(__always)  // inlined, the deinit needs no metadata to read it
+    var successValue: ResponseValueSlot? {
+        switch state {
+        case .pending, .delivering(.failure), .done(.failure): nil
+        case .delivering(.success(let slot)), .done(.success(let slot)): slot
         }
     }
 
@@ -81,12 +91,12 @@ struct ResponseStateMachine<Value: Sendable> {
             callbacks.append(callback)
             state = .pending(callbacks)
             return .stored
-        case .delivering(let result):
-            if deliveryFinished { return .deliverNow(result) }
+        case .delivering(let outcome):
+            if deliveryFinished { return .deliverNow(outcome.result(as: Value.self)) }
             makeExtras().late.append(callback)
             return .queuedBehindDelivery
-        case .done(let result):
-            return .deliverNow(result)
+        case .done(let outcome):
+            return .deliverNow(outcome.result(as: Value.self))
         }
     }
 
@@ -117,24 +127,26 @@ struct ResponseStateMachine<Value: Sendable> {
         case alreadyCompleted(first: Result<Value, any Error>)
     }
 
+    /// - Parameter outcome: the result, owned by the caller until this returns `deliver`; then the
+    ///   machine owns it. On `alreadyCompleted` the caller still owns it and must destroy it.
     @inlinable
-    mutating func complete(with result: Result<Value, any Error>) -> CompleteAction {
+    mutating func complete(with outcome: ResponseOutcome, succeeded: Bool) -> CompleteAction {
         // A machine with a result is never written again (lock-free readers rely on it).
         switch state {
         case .pending: break
-        case .delivering(let first), .done(let first): return .alreadyCompleted(first: first)
+        case .delivering(let first), .done(let first): return .alreadyCompleted(first: first.result(as: Value.self))
         }
         // Swapped out rather than switched over, so the callbacks move instead of being copied.
-        var previous = State.delivering(result)
+        var previous = State.delivering(outcome)
         swap(&state, &previous)
         switch previous {
         case .pending(let callbacks):
             // Nothing to deliver: final at once, so that the completion takes the lock only once.
-            if callbacks.isEmpty { state = .done(result) }
+            if callbacks.isEmpty { state = .done(outcome) }
             var links: ResponseLinks?
             if upstream != nil || extras != nil {
                 links = ResponseLinks(upstream: upstream, extras: extras)
-                if case .success = result {
+                if succeeded {
                     links?.finalProgress = extras?.progress?.finish(succeeded: true)
                 } else {
                     _ = extras?.progress?.finish(succeeded: false)
@@ -160,7 +172,7 @@ struct ResponseStateMachine<Value: Sendable> {
     /// Called by the completing thread after it delivered a batch.
     @inlinable
     mutating func finishDelivery() -> DeliveryAction {
-        guard case .delivering(let result) = state else {
+        guard case .delivering(let outcome) = state else {
             preconditionFailure("ResponseKit: a delivery finished on a response that was not delivering")
         }
         if let extras, !extras.late.isEmpty {
@@ -169,7 +181,7 @@ struct ResponseStateMachine<Value: Sendable> {
             return .deliverLate(late)
         }
         extras = extras?.keepingOnlyProgress()
-        state = .done(result)
+        state = .done(outcome)  // the slot's bits move: the machine still owns the value once
         return .finished
     }
 
