@@ -21,9 +21,15 @@ enum FixtureBinary {
     /// - the running executable (Linux, where the `.xctest` file is itself the executable);
     /// - the first command-line argument, as a last resort.
     private static func searchDirectories() -> [URL] {
-        var directories = Bundle.allBundles
+        var directories: [URL] = []
+        #if canImport(Darwin)
+        // Only macOS loads the tests as a bundle. On Linux, swift-corelibs-foundation's
+        // `CFBundleGetAllBundles` deliberately leaks its previous list whenever the list changed
+        // (its own comment says so), which the leak checker reports on every call.
+        directories += Bundle.allBundles
             .filter { $0.bundlePath.hasSuffix(".xctest") }
             .map { $0.bundleURL.deletingLastPathComponent() }
+        #endif
         if let executable = Bundle.main.executableURL {
             directories.append(executable.resolvingSymlinksInPath().deletingLastPathComponent())
         }

@@ -11,17 +11,28 @@ final class ManualTimer: ServiceTimer {
         let resolver: Resolver<Void>
     }
 
-    private let timeouts = LockedBox.make([Timeout]())
+    private struct State {
+        /// Every timeout made before ``runOutForever()``, fired, cancelled or running.
+        var timeouts: [Timeout] = []
+        /// Set by ``runOutForever()``: every later timeout has already run out.
+        var isOver = false
+    }
+
+    private let state = LockedBox.make(State())
 
     func timeout(after duration: Duration) -> Response<Void> {
         let (response, resolver) = Response<Void>.pending(on: .immediate)
-        timeouts.withLock { $0.append(Timeout(duration: duration, resolver: resolver)) }
+        let isOver = state.withLock { state in
+            if !state.isOver { state.timeouts.append(Timeout(duration: duration, resolver: resolver)) }
+            return state.isOver
+        }
+        if isOver { resolver.succeed() }
         return response
     }
 
     /// The durations of the timeouts still running (neither fired nor cancelled), oldest first.
     var runningDurations: [Duration] {
-        let all = timeouts.withLock { $0 }
+        let all = state.withLock { $0.timeouts }
         return all.filter { !$0.resolver.response.isDone }.map(\.duration)
     }
 
@@ -30,10 +41,23 @@ final class ManualTimer: ServiceTimer {
     /// - Returns: how many timeouts ran out (cancelled ones do not count).
     @discardableResult
     func fireAll() -> Int {
-        let all = timeouts.withLock { timeouts in
-            defer { timeouts.removeAll() }
-            return timeouts
+        let all = state.withLock { state in
+            defer { state.timeouts.removeAll() }
+            return state.timeouts
         }
         return all.filter { $0.resolver.succeed() }.count
+    }
+
+    /// Runs out every running timeout, and from now on every timeout at once: the end of a test,
+    /// after which all the time in the world passes.
+    ///
+    /// A manager keeps a response it waits for, and the response's callbacks keep the manager: a
+    /// service left hanging by a test would hold its manager in a cycle forever. Every wait of the
+    /// manager is bounded by this timer, so once every timeout runs out the manager gives up on
+    /// each wait (cancelling the hanging response), including the waits that giving up leads to
+    /// (the next service to start or stop, which may hang too), and the cycle comes apart.
+    func runOutForever() {
+        state.withLock { $0.isOver = true }
+        fireAll()
     }
 }

@@ -18,9 +18,17 @@ final class ServiceTestBed {
     private(set) var manager: ServiceManager!
 
     init() {
-        manager = ServiceManager(timeouts: Self.timeouts, timer: timer) { [unowned self] failure in
-            reported.append(failure)
+        // Weak: the manager may report a failure after the test, while giving up on what the test
+        // left hanging (see `deinit`).
+        manager = ServiceManager(timeouts: Self.timeouts, timer: timer) { [weak self] failure in
+            self?.reported.append(failure)
         }
+    }
+
+    /// Lets the manager give up on whatever the test left hanging, so that no service, response or
+    /// manager outlives the test in a cycle (see ``ManualTimer/runOutForever()``).
+    deinit {
+        timer.runOutForever()
     }
 
     /// Descriptions of the reported failures, in order.
