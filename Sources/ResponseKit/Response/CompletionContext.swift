@@ -11,8 +11,9 @@
 struct CompletionContext {
     /// How many chained completions are nested on the stack right now.
     @usableFromInline var depth = 0
-    /// Completions handed back to this context's loop, in order.
-    @usableFromInline var deferred: [(inout CompletionContext) -> Void] = []
+    /// Completions handed back to this context's loop, in order; `nil` until the first, so that a
+    /// context that defers nothing (almost all of them) never touches an array's storage.
+    @usableFromInline var deferred: [(inout CompletionContext) -> Void]? = nil
 
     /// How deep chained completions nest before they are handed back to the loop.
     @inlinable static var depthLimit: Int { 64 }
@@ -23,28 +24,31 @@ struct CompletionContext {
     /// Hands `step` to the loop: it runs after what runs now, before the completion returns.
     @usableFromInline
     mutating func handBack(_ step: @escaping (inout CompletionContext) -> Void) {
-        deferred.append(step)
+        if deferred == nil { deferred = [] }
+        deferred?.append(step)
     }
 
     /// Runs what was handed back, including what that hands back, in order. The loop that
     /// started the completion calls it before returning.
     @inlinable
     mutating func runDeferred() {
-        guard !deferred.isEmpty else { return }
+        guard deferred != nil else { return }
         runDeferredSlowly()
     }
 
     @usableFromInline
     mutating func runDeferredSlowly() {
         var next = 0
-        while next < deferred.count {
-            let step = deferred[next]
+        // Indexed each time rather than iterated: steps append to `deferred` as it runs, and a
+        // copy held across `step` would make every append copy the array.
+        while next < deferred?.count ?? 0 {
+            let step = deferred.unsafelyUnwrapped[next]
             next += 1
             let savedDepth = depth
             depth = 0
             step(&self)
             depth = savedDepth
         }
-        deferred.removeAll()
+        deferred = nil
     }
 }

@@ -69,7 +69,7 @@ extension Response {
                 flagsOnUnlock = flags
                 if callbacks.isEmpty {
                     flagsOnUnlock |= ResponseFlags.delivered
-                } else if callbacks.observesFailure {
+                } else if !succeeded, callbacks.observesFailure {  // the flag only matters for a failure
                     flagsOnUnlock |= ResponseFlags.failureObserved
                 }
             }
@@ -169,7 +169,7 @@ extension Response {
 
     /// Registers `callback`, or delivers it at once when the response is done.
     @inlinable
-    func register(_ callback: ResponseCallback<Value>) {
+    func register(_ callback: consuming ResponseCallback<Value>) {
         var context = CompletionContext()
         register(callback, context: &context)
         context.runDeferred()
@@ -178,17 +178,22 @@ extension Response {
     /// Registers `callback` inside a completion under way: a done response delivers through that
     /// completion's context, so chains of done responses stay flat too.
     @inlinable
-    func register(_ callback: ResponseCallback<Value>, context: inout CompletionContext) {
+    func register(_ callback: consuming ResponseCallback<Value>, context: inout CompletionContext) {
         if let result = deliveredResult {
             if callback.observesFailure { markFailureObserved() }
             deliver(result, to: callback, context: &context)
             return
         }
+        let observesFailure = callback.observesFailure
+        // Moved into the machine through the closure rather than copied (a retain, a release).
+        var carried: ResponseCallback<Value>? = callback
         let action = withLock { machine, flagsOnUnlock in
-            if callback.observesFailure { flagsOnUnlock = ResponseFlags.failureObserved }
-            return register(callback, in: &machine, flagsOnUnlock: &flagsOnUnlock)
+            if observesFailure { flagsOnUnlock = ResponseFlags.failureObserved }
+            return register(carried.take().unsafelyUnwrapped, in: &machine, flagsOnUnlock: &flagsOnUnlock)
         }
-        if case .deliverNow(let result) = action { deliver(result, to: callback, context: &context) }
+        if case .deliverNow(let result, let callback) = consume action {
+            deliver(result, to: callback, context: &context)
+        }
     }
 
     /// The registration transition, told whether a delivery already ended with the flag alone
@@ -196,7 +201,7 @@ extension Response {
     /// queued behind a delivery so that the delivery ends under the lock.
     @inlinable @inline(__always)
     func register(
-        _ callback: ResponseCallback<Value>,
+        _ callback: consuming ResponseCallback<Value>,
         in machine: inout ResponseStateMachine<Value>,
         flagsOnUnlock: inout UInt32
     ) -> ResponseStateMachine<Value>.RegisterAction {

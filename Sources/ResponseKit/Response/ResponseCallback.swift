@@ -69,7 +69,7 @@ enum CallbackList<Value: Sendable>: Sendable {
     case many([ResponseCallback<Value>])
 
     @inlinable
-    mutating func append(_ callback: ResponseCallback<Value>) {
+    mutating func append(_ callback: consuming ResponseCallback<Value>) {
         switch self {
         case .empty:
             self = .one(callback)

@@ -77,14 +77,14 @@ struct ResponseStateMachine<Value: Sendable> {
         case stored
         /// Queued behind the delivery under way: the completing thread runs it.
         case queuedBehindDelivery
-        /// The response is done: deliver it now, on the caller's thread.
-        case deliverNow(Result<Value, any Error>)
+        /// The response is done: deliver it now, on the caller's thread. The callback comes back.
+        case deliverNow(Result<Value, any Error>, ResponseCallback<Value>)
     }
 
     /// - Parameter deliveryFinished: whether the `delivered` flag is set, which a delivery that
     ///   nobody joined sets without leaving `delivering` (see ``State/delivering(_:)``).
     @inlinable
-    mutating func register(_ callback: ResponseCallback<Value>, deliveryFinished: Bool) -> RegisterAction {
+    mutating func register(_ callback: consuming ResponseCallback<Value>, deliveryFinished: Bool) -> RegisterAction {
         switch state {
         case .pending(var callbacks):
             state = .pending(.empty)  // drop our reference so the append does not copy
@@ -92,11 +92,11 @@ struct ResponseStateMachine<Value: Sendable> {
             state = .pending(callbacks)
             return .stored
         case .delivering(let outcome):
-            if deliveryFinished { return .deliverNow(outcome.result(as: Value.self)) }
+            if deliveryFinished { return .deliverNow(outcome.result(as: Value.self), callback) }
             makeExtras().late.append(callback)
             return .queuedBehindDelivery
         case .done(let outcome):
-            return .deliverNow(outcome.result(as: Value.self))
+            return .deliverNow(outcome.result(as: Value.self), callback)
         }
     }
 
