@@ -98,7 +98,9 @@ struct ResponseTrackingTests {
         let second = ResponseTracking.reportPending(longerThan: .nanoseconds(0))
         #expect(!second.contains { $0.line == line && $0.file == #fileID }, "reported once")
 
-        let reports = diagnostics(forResponseCreatedAt: line, includingWatchdog: true).filter { $0.kind == .longPending }
+        let reports = diagnostics(forResponseCreatedAt: line, includingWatchdog: true).filter {
+            $0.kind == .longPending
+        }
         #expect(reports.count == 1)
         #expect(reports.first?.message.contains("Response<Int> created at \(#fileID):\(line)") == true)
         #expect(ResponseTracking.reportPending(longerThan: .seconds(3600)).isEmpty)
