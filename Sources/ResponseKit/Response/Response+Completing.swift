@@ -82,15 +82,15 @@ extension Response {
             return false
         case .deliver(let callbacks, let links):
             if rk_load_relaxed(word) & ResponseFlags.tracked != 0 { ResponseTracking.untrack(ObjectIdentifier(self)) }
-            if let links {
+            if links != nil {  // read in place through the optional: copying it retains what it holds
                 if case .cancelling = how {
-                    links.finish(cancelling: true, context: &context)
+                    links?.finish(cancelling: true, context: &context)
                 } else {
-                    links.finish(cancelling: false, context: &context)
+                    links?.finish(cancelling: false, context: &context)
                 }
+                // Progress ends at 1 before the success callbacks (in the executor's order).
+                if let channel = links?.finalProgress { scheduleProgressDelivery(channel) }
             }
-            // Progress ends at 1 before the success callbacks (in the executor's order).
-            if let channel = links?.finalProgress { scheduleProgressDelivery(channel) }
             if !callbacks.isEmpty { deliver(result, to: callbacks, context: &context) }
             return true
         }

@@ -260,31 +260,53 @@ final class ResponseExtras<Value: Sendable> {
 
 /// What a completed response must finish outside its lock: run its cancellation handlers (when it
 /// was cancelled) and release its claims.
+///
+/// Small on purpose: a chain completes one per step, and copying arrays (even empty ones) costs a
+/// retain and a release each, so the rarely used parts travel as one optional.
 @usableFromInline
 struct ResponseLinks {
+    /// The cancellation handlers and the claims beyond the first, when there are any.
+    @usableFromInline
+    struct Rare {
+        @usableFromInline let cancellationHandlers: [@Sendable () -> Void]
+        @usableFromInline let upstreams: [any ClaimHolder]
+
+        @inlinable
+        init(cancellationHandlers: [@Sendable () -> Void], upstreams: [any ClaimHolder]) {
+            self.cancellationHandlers = cancellationHandlers
+            self.upstreams = upstreams
+        }
+    }
+
     @usableFromInline let upstream: (any ClaimHolder)?
-    @usableFromInline let cancellationHandlers: [@Sendable () -> Void]
-    @usableFromInline let upstreams: [any ClaimHolder]
+    @usableFromInline let rare: Rare?
     /// The progress channel whose final delivery (1 on success) the completion must schedule.
     @usableFromInline var finalProgress: ProgressChannel?
 
     @inlinable
     init<Value>(upstream: (any ClaimHolder)?, extras: ResponseExtras<Value>?) {
         self.upstream = upstream
-        cancellationHandlers = extras?.cancellationHandlers ?? []
-        upstreams = extras?.upstreams ?? []
+        if let extras, !extras.cancellationHandlers.isEmpty || !extras.upstreams.isEmpty {
+            rare = Rare(cancellationHandlers: extras.cancellationHandlers, upstreams: extras.upstreams)
+        } else {
+            rare = nil
+        }
     }
 
     /// Tells the work it was cancelled (when it was), then releases every claim. A release that
     /// cancels an upstream does so inside `context`, so a long chain cancelled from its end
     /// stays flat.
-    @usableFromInline
+    @inlinable
     func finish(cancelling: Bool, context: inout CompletionContext) {
-        if cancelling {
-            for handler in cancellationHandlers { handler() }
+        if let rare {
+            if cancelling {
+                for handler in rare.cancellationHandlers { handler() }
+            }
+            upstream?.releaseClaim(context: &context)
+            for upstream in rare.upstreams { upstream.releaseClaim(context: &context) }
+        } else {
+            upstream?.releaseClaim(context: &context)
         }
-        upstream?.releaseClaim(context: &context)
-        for upstream in upstreams { upstream.releaseClaim(context: &context) }
     }
 }
 
