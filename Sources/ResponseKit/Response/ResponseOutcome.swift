@@ -57,7 +57,7 @@ struct ResponseValueSlot {
     @usableFromInline var words: (UInt, UInt)
 
     /// Whether `Value` is stored in the words rather than boxed.
-    @inlinable
+    @inlinable @inline(__always)
     static func storesInline<Value>(_ type: Value.Type) -> Bool {
         MemoryLayout<Value>.size <= MemoryLayout<(UInt, UInt)>.size
             && MemoryLayout<Value>.alignment <= MemoryLayout<(UInt, UInt)>.alignment
@@ -90,7 +90,7 @@ struct ResponseValueSlot {
     /// Destroys the value the slot owns. Call it once, from the slot's owner; the slot must not be
     /// read afterwards. Trivial values need nothing; a boxed value is one release, without the
     /// box's metadata.
-    @inlinable
+    @inlinable @inline(__always)  // in the unspecialised deinit, a trivial value costs a few loads
     func destroy<Value>(as type: Value.Type) {
         if Self.storesInline(type) {
             guard !_isPOD(type) else { return }
