@@ -22,7 +22,7 @@ extension Response {
     /// ```
     ///
     /// When the call returns something that can stop it (a `URLSessionTask`, a `Task`), return
-    /// it from `body` (see ``wrap(on:file:line:_:)-(_,_,_,((Value?,Error?)->Void)->ResponseCancellable)``),
+    /// it from `body` (see ``wrap(on:file:line:_:)-(_,_,_,((Value?,(Error)?)->Void)->ResponseCancellable)``),
     /// and cancelling the response cancels the call.
     ///
     /// - Note: Name the value type (`Response<UserState>.wrap`, or a return type as above):
@@ -50,7 +50,7 @@ extension Response {
     /// Makes a response from a call that reports through a `(value, error)` completion handler
     /// and returns something that can stop it: cancelling the response cancels the call.
     ///
-    /// As ``wrap(on:file:line:_:)-(_,_,_,((Value?,Error?)->Void)->Void)``, and besides, once the
+    /// As ``wrap(on:file:line:_:)-(_,_,_,((Value?,(Error)?)->Void)->Void)``, and besides, once the
     /// response is cancelled (``Response/cancel()``, or a derived response that lets it go), the
     /// handle `body` returned is cancelled, on the cancelling thread. The handler's own report of
     /// the cancellation, when it comes, is quietly ignored.
@@ -86,7 +86,7 @@ extension Response {
 
     /// Makes a response from a call that reports through a `Result` completion handler.
     ///
-    /// As ``wrap(on:file:line:_:)-(_,_,_,((Value?,Error?)->Void)->Void)``: the handler's first
+    /// As ``wrap(on:file:line:_:)-(_,_,_,((Value?,(Error)?)->Void)->Void)``: the handler's first
     /// call finishes the response with its result; a later one is reported. The handler's
     /// failure type may be any error type, such as a call's own `NetworkError`.
     ///
@@ -219,7 +219,7 @@ extension Response where Value == Void {
     /// Makes a `Response<Void>` from a call that reports through an `(Error?)` completion
     /// handler: `nil` succeeds the response, an error fails it.
     ///
-    /// As ``wrap(on:file:line:_:)-(_,_,_,((Value?,Error?)->Void)->Void)``: the handler's first
+    /// As ``wrap(on:file:line:_:)-(_,_,_,((Value?,(Error)?)->Void)->Void)``: the handler's first
     /// call finishes the response; a later one is reported.
     ///
     /// ```swift
