@@ -72,6 +72,36 @@ final class Orders: @unchecked Sendable {
     }
 }
 
+/// Counts what is in flight per slot, and the most there ever was.
+final class Gauges: @unchecked Sendable {
+    // Safety: `running` and `most` are read and written only while `lock` is held.
+    private var running: [Int]
+    private var most: [Int]
+    private let lock = NSLock()
+    init(_ count: Int) {
+        running = Array(repeating: 0, count: count)
+        most = running
+    }
+    func up(_ index: Int) {
+        lock.lock()
+        running[index] += 1
+        most[index] = max(most[index], running[index])
+        lock.unlock()
+    }
+    func down(_ index: Int) {
+        lock.lock()
+        running[index] -= 1
+        lock.unlock()
+    }
+    func most(_ index: Int) -> Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return most[index]
+    }
+}
+
+struct StressError: Error {}
+
 let failureCount = Counts(1)
 func check(_ condition: Bool, _ message: @autoclosure () -> String) {
     if !condition {
@@ -150,6 +180,96 @@ let scenarios: [Scenario] = [
             }
         }
         return batch * 6
+    },
+    Scenario(name: "allSettled and all(maxInFlight:) with concurrent resolution and cancellation") { batch in
+        let width = 4
+        let settledInputs = (0..<batch).map { _ in (0..<width).map { _ in Response<Int>.pending(on: .immediate) } }
+        let fanOutInputs = (0..<batch).map { _ in (0..<width).map { _ in Response<Int>.pending(on: .immediate) } }
+        for index in stride(from: 0, to: batch, by: 7) {
+            // The one that fails, observed here: the fan-out may stop before it starts it.
+            fanOutInputs[index][3].response.onFailure { _ in }
+        }
+        let settled = settledInputs.map { group in Response.allSettled(group.map(\.response), on: .immediate) }
+        let inFlight = Gauges(batch)
+        let started = Counts(batch * width)
+        let fannedOut = (0..<batch).map { index in
+            Response.all(0..<width, maxInFlight: 2, on: .immediate) { element in
+                let input = fanOutInputs[index][element].response
+                started.add(index * width + element)
+                inFlight.up(index)
+                input.onResult { _ in inFlight.down(index) }  // before the fan-out hears of it
+                return input
+            }
+        }
+        let outcomes = Counts(batch * 2)
+        race([
+            {
+                for index in 0..<batch {
+                    for element in 0..<width {
+                        if (index + element) % 5 == 0 {
+                            settledInputs[index][element].resolver.fail(StressError())
+                        } else {
+                            settledInputs[index][element].resolver.succeed(element)
+                        }
+                        if index % 7 == 0 && element == 3 {
+                            fanOutInputs[index][element].resolver.fail(StressError())
+                        } else {
+                            fanOutInputs[index][element].resolver.succeed(element)
+                        }
+                    }
+                }
+            },
+            {
+                for index in 0..<batch {
+                    settled[index].onResult { _ in outcomes.add(index) }
+                    fannedOut[index].onResult { _ in outcomes.add(batch + index) }
+                }
+            },
+            {
+                for index in 0..<batch {
+                    if index % 2 == 0 { settled[index].cancel() }
+                    if index % 3 == 0 { fannedOut[index].cancel() }
+                }
+            },
+        ])
+        for index in 0..<batch {
+            check(outcomes[index] == 1, "allSettled #\(index): its callback ran \(outcomes[index]) times")
+            switch settled[index].result {
+            case .success(let results):
+                check(results.count == width, "allSettled #\(index): \(results.count) outcomes")
+                for (element, result) in results.enumerated() {
+                    switch result {
+                    case .success(let value): check(value == element, "allSettled #\(index): \(value) at \(element)")
+                    case .failure(let error):
+                        check(
+                            error is StressError || error is CancellationError,
+                            "allSettled #\(index): \(error) at \(element)")
+                    }
+                }
+            case .failure(let error):
+                check(error is CancellationError, "allSettled #\(index) failed with \(error)")
+                for pair in settledInputs[index] {
+                    check(pair.response.isDone, "allSettled #\(index): an input of a cancelled one is still pending")
+                }
+            }
+            check(
+                outcomes[batch + index] == 1,
+                "all(maxInFlight:) #\(index): its callback ran \(outcomes[batch + index]) times")
+            check(inFlight.most(index) <= 2, "all(maxInFlight:) #\(index): \(inFlight.most(index)) in flight at once")
+            switch fannedOut[index].result {
+            case .success(let values): check(values == [0, 1, 2, 3], "all(maxInFlight:) #\(index): \(values)")
+            case .failure(let error):
+                check(
+                    error is StressError || error is CancellationError,
+                    "all(maxInFlight:) #\(index) failed with \(error)")
+                for element in 0..<width where started[index * width + element] == 1 {
+                    check(
+                        fanOutInputs[index][element].response.isDone,
+                        "all(maxInFlight:) #\(index): a started input of a failed one is still pending")
+                }
+            }
+        }
+        return batch * (width * 2 + 2) + batch / 2 + batch / 3
     },
     Scenario(name: "chains cancelled mid-flight") { batch in
         let heads = (0..<batch).map { _ in Response<Int>.pending(on: .immediate) }

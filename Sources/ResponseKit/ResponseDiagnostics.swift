@@ -10,6 +10,8 @@ public struct ResponseDiagnostic: Sendable, CustomStringConvertible {
         public let description: String
 
         /// A response that was already done was given another result. The first result stands.
+        /// Also a completion handler wrapped by `Response.wrap` that was called again (or a
+        /// wrapped call that threw after calling it), named by the `wrap` site.
         public static let resolvedTwice = Kind(description: "resolvedTwice")
         /// A response failed and was released without anyone observing the failure: no
         /// `onFailure`, `onResult` or `always`, no blocking read, no await. Cancellation does not
