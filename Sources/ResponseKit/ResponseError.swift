@@ -13,17 +13,29 @@
 public struct ResponseError: Error, Hashable, Sendable, CustomStringConvertible {
     private enum Code: Hashable, Sendable {
         case timedOut
+        case deadlineExceeded
         case validationFailed
         case noResponses
         case abandoned
         case returnedSelf
+        case neitherValueNorError
     }
 
     private let code: Code
 
-    /// A blocking wait gave up before the response was done (the response itself goes on), or a
-    /// ``Response/timeout(after:scheduler:file:line:)`` fired (and cancelled the work).
+    /// A blocking wait, ``Response/wait(timeout:)``, gave up before the response was done.
+    ///
+    /// Only the wait ended: the response itself goes on and may still finish (call
+    /// ``Response/cancel()`` to stop it). Compare ``deadlineExceeded``, where the response failed.
     public static let timedOut = ResponseError(code: .timedOut)
+
+    /// A ``Response/timeout(after:scheduler:file:line:)`` fired before the response it guards
+    /// finished: the derived response failed with this error, and the response it waited on was
+    /// cancelled (unless another derived response still waits on it), so the work can stop.
+    ///
+    /// ResponseKitServices fails a service's step with it too, when the service does not answer
+    /// within its limit. Compare ``timedOut``, where only a blocking wait gave up.
+    public static let deadlineExceeded = ResponseError(code: .deadlineExceeded)
 
     /// A value failed a `validate` predicate that named no error of its own.
     public static let validationFailed = ResponseError(code: .validationFailed)
@@ -40,15 +52,24 @@ public struct ResponseError: Error, Hashable, Sendable, CustomStringConvertible 
     /// (Promises/A+ 2.3.1; PromiseKit calls it `returnedSelf`).
     public static let returnedSelf = ResponseError(code: .returnedSelf)
 
+    /// A completion handler wrapped by `Response.wrap` was called with neither a value nor an
+    /// error (`handler(nil, nil)`), so the response has nothing to succeed with (PromiseKit calls
+    /// it an invalid calling convention).
+    public static let neitherValueNorError = ResponseError(code: .neitherValueNorError)
+
     /// Says what went wrong.
     public var description: String {
         switch code {
-        case .timedOut: "ResponseError.timedOut: the response was not done before the timeout"
+        case .timedOut: "ResponseError.timedOut: the wait gave up before the response was done; the response goes on"
+        case .deadlineExceeded:
+            "ResponseError.deadlineExceeded: the response did not finish within its time limit and was cancelled"
         case .validationFailed: "ResponseError.validationFailed: the value did not pass validation"
         case .noResponses: "ResponseError.noResponses: the combinator was given no responses"
         case .abandoned: "ResponseError.abandoned: the last resolver was released before the response was resolved"
         case .returnedSelf:
             "ResponseError.returnedSelf: a flatMap returned the response it makes, which can never finish"
+        case .neitherValueNorError:
+            "ResponseError.neitherValueNorError: the completion handler was called with neither a value nor an error"
         }
     }
 }

@@ -10,7 +10,7 @@ import Dispatch
 /// let scheduler = ManualScheduler()
 /// let response = slowWork().timeout(after: .seconds(5), scheduler: scheduler)
 /// scheduler.advance(by: .seconds(5))
-/// #expect(throws: ResponseError.timedOut) { try response.value }
+/// #expect(throws: ResponseError.deadlineExceeded) { try response.value }
 /// ```
 ///
 /// Needs macOS 13, iOS 16, tvOS 16 or watchOS 9: delays are `Duration`s.

@@ -38,8 +38,8 @@ public struct ServiceFailure: Error, Sendable, CustomStringConvertible {
     public let serviceName: String
     /// What the service was asked to do.
     public let step: Step
-    /// Why it failed: the error the service's response failed with; `ResponseError.timedOut` when
-    /// it did not answer in time; `CancellationError` when the service was never started because
+    /// Why it failed: the error the service's response failed with; `ResponseError.deadlineExceeded`
+    /// when it did not answer in time; `CancellationError` when the service was never started because
     /// the manager began stopping first.
     public let error: any Error
     /// The limit the service missed, when ``isTimeout``.
@@ -59,9 +59,12 @@ public struct ServiceFailure: Error, Sendable, CustomStringConvertible {
         self.timeout = timeout
     }
 
-    /// Whether the service did not answer in time.
+    /// Whether the service did not answer in time: its error is `ResponseError.deadlineExceeded`
+    /// (what the manager reports), or `ResponseError.timedOut` (in a failure made by hand, as
+    /// before the two were told apart).
     public var isTimeout: Bool {
-        (error as? ResponseError) == .timedOut
+        guard let error = error as? ResponseError else { return false }
+        return error == .deadlineExceeded || error == .timedOut
     }
 
     /// Whether the service was never asked to start, because the manager began stopping first.

@@ -44,7 +44,7 @@ extension ServiceManager {
                         serviceName: entry.name,
                         step: .event(event),
                         error: error,
-                        timeout: (error as? ResponseError) == .timedOut ? timeouts.event : nil
+                        timeout: (error as? ResponseError) == .deadlineExceeded ? timeouts.event : nil
                     )
                 }
                 broadcast.record(failure, at: index)

@@ -101,7 +101,7 @@ extension ServiceManager {
                     serviceName: entry.name,
                     step: .start,
                     error: error,
-                    timeout: (error as? ResponseError) == .timedOut ? timeouts.start : nil
+                    timeout: (error as? ResponseError) == .deadlineExceeded ? timeouts.start : nil
                 )
                 if startResolver != nil { startFailures.append(failure) }
                 entry.started.fail(failure)

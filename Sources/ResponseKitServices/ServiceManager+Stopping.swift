@@ -52,7 +52,7 @@ extension ServiceManager {
                     serviceName: entry.name,
                     step: .stop,
                     error: error,
-                    timeout: (error as? ResponseError) == .timedOut ? timeouts.stop : nil
+                    timeout: (error as? ResponseError) == .deadlineExceeded ? timeouts.stop : nil
                 )
                 stopFailures.append(failure)
                 report(failure)

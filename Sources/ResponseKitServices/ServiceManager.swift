@@ -152,7 +152,7 @@ public final class ServiceManager {
     }
 
     /// Waits for `response` at most `timeout`, then calls `body` on the main actor with its
-    /// result, or with `ResponseError.timedOut` after cancelling it. Exactly once.
+    /// result, or with `ResponseError.deadlineExceeded` after cancelling it. Exactly once.
     ///
     /// `body` may run before this method returns, when the response is already done and
     /// delivers inline; callers do nothing after calling it.
@@ -173,7 +173,7 @@ public final class ServiceManager {
             guard !isAnswered else { return }
             isAnswered = true
             response.cancel()
-            body(.failure(ResponseError.timedOut))
+            body(.failure(ResponseError.deadlineExceeded))
         }
     }
 }

@@ -2,7 +2,7 @@
 ///
 /// Each limit applies to one service and one step: with a stop timeout of 5 seconds and three
 /// services that all hang, stopping takes 15 seconds. A service that misses its limit is reported
-/// as timed out (its error is `ResponseError.timedOut`), its response is cancelled, and the
+/// as timed out (its error is `ResponseError.deadlineExceeded`), its response is cancelled, and the
 /// manager goes on with the other services.
 ///
 /// ```swift

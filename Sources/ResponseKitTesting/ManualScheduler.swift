@@ -15,7 +15,7 @@ import ResponseKit
 ///     scheduler.advance(by: .seconds(4))
 ///     #expect(!profile.isDone)
 ///     scheduler.advance(by: .seconds(1))
-///     #expect(throws: ResponseError.timedOut) { try profile.value }
+///     #expect(throws: ResponseError.deadlineExceeded) { try profile.value }
 ///     #expect(work.isCancelled)
 /// }
 /// ```

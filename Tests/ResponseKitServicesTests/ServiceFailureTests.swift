@@ -12,10 +12,16 @@ struct ServiceFailureTests {
 
     @Test func describesATimeoutWithTheLimit() {
         let failure = ServiceFailure(
-            serviceName: "analytics", step: .stop, error: ResponseError.timedOut, timeout: .milliseconds(250)
+            serviceName: "analytics", step: .stop, error: ResponseError.deadlineExceeded, timeout: .milliseconds(250)
         )
         #expect(failure.isTimeout)
         #expect(failure.description == "analytics did not stop within 0.25 seconds")
+    }
+
+    @Test func aFailureMadeWithTheWaitsTimedOut_stillCountsAsATimeout() {
+        let failure = ServiceFailure(
+            serviceName: "a", step: .start, error: ResponseError.timedOut, timeout: .seconds(1))
+        #expect(failure.isTimeout)
     }
 }
 
@@ -31,7 +37,7 @@ struct ServiceManagerErrorTests {
     @Test func servicesFailed_namesEachFailedService() {
         let error = ServiceManagerError.servicesFailed([
             ServiceFailure(serviceName: "a", step: .start, error: TestError()),
-            ServiceFailure(serviceName: "b", step: .stop, error: ResponseError.timedOut, timeout: .seconds(1)),
+            ServiceFailure(serviceName: "b", step: .stop, error: ResponseError.deadlineExceeded, timeout: .seconds(1)),
         ])
         #expect(error.failedServiceNames == ["a", "b"])
         #expect(

@@ -67,6 +67,7 @@ struct ServiceManagerStartTests {
         #expect(bed.journal.lines == ["start a", "start b"])
         #expect(bed.reportedDescriptions == ["a did not start within 3.0 seconds"])
         #expect(bed.reported.first?.isTimeout == true)
+        #expect(bed.reported.first?.error as? ResponseError == .deadlineExceeded)
         #expect(hanging.held["start"]?.isCancelled == true, "the manager cancels a response it gave up on")
     }
 

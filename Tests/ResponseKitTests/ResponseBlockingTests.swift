@@ -86,4 +86,13 @@ struct ResponseBlockingTests {
         #expect((error as? ResponseError) == .timedOut)
         #expect("\(error)".contains("timedOut"))
     }
+
+    @Test func aWaitThatGivesUp_throwsTimedOut_notTheTimeoutOperatorsDeadlineExceeded() {
+        let (response, responseResolver) = Response<Int>.pending(on: .immediate)
+        defer { withExtendedLifetime(responseResolver) {} }  // pending on purpose: never resolved, never abandoned
+        #expect(throws: ResponseError.timedOut) { try response.wait(timeout: .zero) }
+        #expect(ResponseError.timedOut != .deadlineExceeded)
+        #expect("\(ResponseError.timedOut)".contains("goes on"))
+        #expect(!response.isDone, "only the wait ended")
+    }
 }

@@ -118,6 +118,29 @@ struct ResponseGraphMemoryTests {
             ("zip", { a, b, _, t in t.track(Response<(Int, Int)>.zip(a, b, on: .immediate)) }),
             ("race", { a, b, _, t in t.track(Response.race([a, b], on: .immediate)) }),
             ("any", { a, b, _, t in t.track(Response.any([a, b], on: .immediate)) }),
+            ("allSettled", { a, b, _, t in t.track(Response.allSettled([a, b], on: .immediate)) }),
+            (
+                "all, maxInFlight",
+                { a, b, s, t in
+                    t.track(
+                        Response.all([a, b], maxInFlight: 1, on: .immediate) {
+                            _ = s
+                            return $0
+                        })
+                }
+            ),
+            (
+                "wrap",
+                { a, _, s, t in
+                    t.track(
+                        Response<Int>.wrap(on: .immediate) { handler in
+                            a.onResult {
+                                _ = s
+                                handler($0)
+                            }
+                        })
+                }
+            ),
             ("timeout", { a, _, _, t in t.track(a.timeout(after: .seconds(3600))) }),
             ("callbacks", { a, _, s, _ in a.onCompletion { _ in _ = s }.onFailure { _ in _ = s } }),
             (
@@ -163,6 +186,34 @@ struct ResponseGraphMemoryTests {
         scheduler.advance(by: .seconds(1))  // and the third: the retry gives up
         #expect(tracked.alive == 0)
         #expect(scheduler.pendingCount == 0)
+    }
+
+    @Test(arguments: Ending.allCases)
+    func boundedFanOut_isFreed_withEveryResponseItMade(ending: Ending) {
+        let tracked = Tracked()
+        do {
+            let resolvers = Recorder<Resolver<Int>>()
+            let captured = Sentinel()
+            tracked.track(captured)
+            // Weakly: the work, not the factory, holds the resolvers, so dropping them abandons.
+            let values = Response.all(0..<20, maxInFlight: 3, on: .immediate) { [weak resolvers] index in
+                _ = captured
+                let (response, resolver) = Response<Int>.pending(on: .immediate)
+                tracked.track(response)
+                resolvers?.record(resolver)
+                return response
+            }
+            tracked.track(values)
+            if ending == .finished {
+                var next = 0
+                while next < resolvers.count {
+                    resolvers.values[next].succeed(next)
+                    next += 1
+                }
+                #expect(values.isSuccessful)
+            }
+        }
+        #expect(tracked.alive == 0)
     }
 
     @Test func delay_isFreed_onceItsTimerRan() {

@@ -5,7 +5,7 @@ import Testing
 struct ResponseTimingTests {
     // MARK: - timeout
 
-    @Test func timeout_failsWithTimedOut_andCancelsTheWork() {
+    @Test func timeout_failsWithDeadlineExceeded_andCancelsTheWork() {
         let scheduler = ManualScheduler()
         let (work, resolver) = Response<Int>.pending(on: .immediate)
         let limited = work.timeout(after: .seconds(5), scheduler: scheduler)
@@ -14,8 +14,19 @@ struct ResponseTimingTests {
         #expect(!limited.isDone)
 
         scheduler.advance(by: .seconds(1))
-        #expect(limited.error as? ResponseError == .timedOut)
+        #expect(limited.error as? ResponseError == .deadlineExceeded)
         #expect(resolver.isCancelled)
+    }
+
+    @Test func timeout_failsWithDeadlineExceeded_whichIsNotTheWaitsTimedOut() {
+        let scheduler = ManualScheduler()
+        let (work, workResolver) = Response<Int>.pending(on: .immediate)
+        defer { withExtendedLifetime(workResolver) {} }  // cancelled by the timeout, never resolved
+        let limited = work.timeout(after: .seconds(1), scheduler: scheduler)
+        scheduler.advance(by: .seconds(1))
+        #expect(throws: ResponseError.deadlineExceeded) { try limited.wait(timeout: .zero) }
+        #expect(limited.error as? ResponseError != .timedOut)
+        #expect("\(ResponseError.deadlineExceeded)".contains("cancelled"))
     }
 
     @Test func timeout_passesAnEarlyResultOn_andStopsTheTimer() throws {
@@ -42,7 +53,7 @@ struct ResponseTimingTests {
         let impatient = work.timeout(after: .seconds(1), scheduler: scheduler)
         let patient = work.map { $0 }
         scheduler.advance(by: .seconds(1))
-        #expect(impatient.error as? ResponseError == .timedOut)
+        #expect(impatient.error as? ResponseError == .deadlineExceeded)
         #expect(!resolver.isCancelled)
         #expect(!patient.isDone)
     }
@@ -51,7 +62,7 @@ struct ResponseTimingTests {
         let (work, workResolver) = Response<Int>.pending(on: .immediate)
         defer { withExtendedLifetime(workResolver) {} }  // pending on purpose: never resolved, never abandoned
         let limited = work.timeout(after: .milliseconds(10))
-        #expect(limited.error as? ResponseError == .timedOut)
+        #expect(limited.error as? ResponseError == .deadlineExceeded)
     }
 
     @Test func timeout_longerThanDispatchCanCount_meansNever() {

@@ -49,7 +49,8 @@ extension Response {
     ///
     /// Giving up does not cancel the response: call ``cancel()`` for that. A zero or negative
     /// timeout only looks, without waiting (cheap enough to poll). A wait that gives up leaves
-    /// nothing behind.
+    /// nothing behind. To fail the response itself after a time limit, and cancel its work, use
+    /// ``timeout(after:scheduler:file:line:)``, which fails with ``ResponseError/deadlineExceeded``.
     ///
     /// ```swift
     /// do {
@@ -61,8 +62,8 @@ extension Response {
     ///
     /// - Parameter timeout: how long to wait; zero or less only checks.
     /// - Returns: the value.
-    /// - Throws: ``ResponseError/timedOut`` when the response is not done in time; otherwise the
-    ///   response's failure.
+    /// - Throws: ``ResponseError/timedOut`` when the response is not done in time (it goes on);
+    ///   otherwise the response's failure.
     @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
     public func wait(timeout: Duration) throws -> Value {
         let deadline: UInt64? = timeout > .zero ? DispatchScheduler.deadline(after: timeout).uptimeNanoseconds : nil

@@ -1,23 +1,26 @@
 // Time is a `Duration`, which needs macOS 13 / iOS 16: the whole extension carries that.
 @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
 extension Response {
-    /// Fails with ``ResponseError/timedOut`` unless this response finishes within `limit`, and then
-    /// cancels this response (unless another derived response still waits on it), so the work
-    /// can stop.
+    /// Fails with ``ResponseError/deadlineExceeded`` unless this response finishes within `limit`,
+    /// and then cancels this response (unless another derived response still waits on it), so the
+    /// work can stop.
     ///
     /// ```swift
     /// let profile = fetchProfile().timeout(after: .seconds(5))
     /// profile.onFailure { error in
-    ///     if (error as? ResponseError) == .timedOut { showSlowNetworkHint() }
+    ///     if (error as? ResponseError) == .deadlineExceeded { showSlowNetworkHint() }
     /// }
     /// ```
+    ///
+    /// Not to be confused with ``wait(timeout:)``, whose ``ResponseError/timedOut`` says only that
+    /// a blocking wait gave up, while the response goes on.
     ///
     /// - Parameters:
     ///   - limit: how long to wait for this response.
     ///   - scheduler: the source of time; pass `ManualScheduler` in tests.
     ///   - file: the creation site, for diagnostics. Leave the default.
     ///   - line: the creation site, for diagnostics. Leave the default.
-    /// - Returns: a response with this response's outcome, or the timeout failure.
+    /// - Returns: a response with this response's outcome, or ``ResponseError/deadlineExceeded``.
     public func timeout(
         after limit: Duration,
         scheduler: any ResponseScheduler = DispatchScheduler(),
@@ -26,7 +29,7 @@ extension Response {
     ) -> Response<Value> {
         let derived: Response<Value> = makeDerived(file: file, line: line)
         let timer = scheduler.schedule(after: limit) {
-            derived.complete(with: .failure(ResponseError.timedOut), how: .racing)
+            derived.complete(with: .failure(ResponseError.deadlineExceeded), how: .racing)
         }
         derived.register(.observer { _, _ in timer.cancel() })
         register(.observer { result, completion in derived.complete(with: result, chainedIn: &completion) })

@@ -1,9 +1,9 @@
 extension Response {
-    /// Makes this response's progress the mean of `inputs`' progress (a finished input counts as
-    /// done), starting only when someone observes this response's progress: until then it costs
-    /// one stored closure.
+    /// Makes this response's progress the mean of `inputs`' progress (a succeeded input counts as
+    /// done; with `countingFailuresAsDone`, so does a failed one), starting only when someone
+    /// observes this response's progress: until then it costs one stored closure.
     @usableFromInline
-    func followProgress<Input: Sendable>(of inputs: [Response<Input>]) {
+    func followProgress<Input: Sendable>(of inputs: [Response<Input>], countingFailuresAsDone: Bool = false) {
         guard !inputs.isEmpty else { return }
         whenProgressIsFirstObserved { [self] in
             let mean = ProgressMean(count: inputs.count)
@@ -12,6 +12,10 @@ extension Response {
                     .inline { fraction in
                         self.reportProgress(mean.update(index, to: fraction))
                     })
+                if countingFailuresAsDone {
+                    // A failed input reports no final 1 of its own: its end is the 1.
+                    input.register(.observer { _, _ in self.reportProgress(mean.update(index, to: 1)) })
+                }
             }
         }
     }

@@ -28,6 +28,6 @@ public struct TimingOutAuthentication: AuthenticationUseCase {
     public func authenticate(_ credentials: Credentials) -> Response<AuthenticatedUser> {
         decorated.authenticate(credentials)
             .timeout(after: limit, scheduler: scheduler)
-            .mapError { error in (error as? ResponseError) == .timedOut ? AuthenticationError.timedOut : error }
+            .mapError { error in (error as? ResponseError) == .deadlineExceeded ? AuthenticationError.timedOut : error }
     }
 }

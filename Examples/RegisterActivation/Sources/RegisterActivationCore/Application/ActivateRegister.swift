@@ -48,7 +48,7 @@ public struct ActivateRegister: Sendable {
         return gateway.activate(valid)
             .timeout(after: limit, scheduler: scheduler)
             .mapError { error in
-                (error as? ResponseError) == .timedOut ? RegisterActivationError.timedOut(after: limit) : error
+                (error as? ResponseError) == .deadlineExceeded ? RegisterActivationError.timedOut(after: limit) : error
             }
     }
 }

@@ -31,7 +31,7 @@ public enum BlockingWait {
             do {
                 return .success(try response.wait(timeout: interval))
             } catch let error as ResponseError where error == .timedOut {
-                // Our slice ended, or the response itself failed with `timedOut`: only `isDone` tells.
+                // Our slice ended (a response resolved with `timedOut` by its work is told apart by `isDone`).
                 if response.isDone { return response.result }
                 slices += 1
                 whileWaiting(slices)
