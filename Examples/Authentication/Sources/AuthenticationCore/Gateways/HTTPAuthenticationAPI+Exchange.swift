@@ -5,6 +5,9 @@ import ResponseKit
 import FoundationNetworking
 #endif
 
+// The data task is the handle `Response.wrap` cancels with the response.
+extension URLSessionTask: ResponseCancellable {}
+
 /// A status and a body: what the gateway needs of an HTTP answer.
 struct HTTPReply: Sendable {
     /// The request, for messages: `POST /token`.
@@ -45,17 +48,22 @@ struct UserBody: Decodable {
 extension HTTPAuthenticationAPI {
     /// Sends `request` with the session; the response fails with an ``AuthenticationError`` when
     /// no HTTP answer came in time, and cancelling it (or the timeout) cancels the task.
+    ///
+    /// Built on `Response.wrap`: the data task's completion handler finishes the response, and the
+    /// task, returned as the cancellation handle, is cancelled with it.
     func send(_ request: URLRequest) -> Response<HTTPReply> {
         let described = "\(request.httpMethod ?? "GET") \(request.url?.path ?? "/")"
         let server = Self.hostAndPort(of: request.url)
-        let (response, resolver) = Response<HTTPReply>.pending(on: executor)
-        let task = session.dataTask(with: request) { data, answer, error in
-            resolver.resolve(with: Self.reply(to: described, from: server, data: data, answer: answer, error: error))
+        let session = session
+        let exchange = Response<HTTPReply>.wrap(on: executor) { handler in
+            let task = session.dataTask(with: request) { data, answer, error in
+                handler(Self.reply(to: described, from: server, data: data, answer: answer, error: error))
+            }
+            task.resume()
+            return task
         }
-        resolver.onCancel { task.cancel() }
-        task.resume()
-        return response.timeout(after: timeout, scheduler: scheduler)
-            .mapError { error in (error as? ResponseError) == .timedOut ? AuthenticationError.timedOut : error }
+        return exchange.timeout(after: timeout, scheduler: scheduler)
+            .mapError { error in (error as? ResponseError) == .deadlineExceeded ? AuthenticationError.timedOut : error }
     }
 
     /// What the data task's completion handler was given, as a reply or an error.
