@@ -113,6 +113,18 @@ struct HTTPAuthenticationAPITests {
         }
     }
 
+    @Test func anAnswerHeldWithinTheTimeout_isWaitedFor() throws {
+        try withServer(["POST /token": .json(200, Self.adaToken).held()]) { server, api in
+            let response = api.fetchToken(.ada)
+            try #require(server.waitForRequest(), "the server never received the request")
+            #expect(!response.isDone, "the server holds its answer")
+
+            server.release()
+
+            #expect(try answer(response).value == "tk-ada")
+        }
+    }
+
     @Test func aServerSlowerThanTheTimeout_failsWithTimedOut_andTheRequestIsDropped() throws {
         try withServer(["POST /token": .json(200, Self.adaToken).held()], timeout: .milliseconds(500)) { server, api in
             #expect(throws: AuthenticationError.timedOut) { try answer(api.fetchToken(.ada)) }

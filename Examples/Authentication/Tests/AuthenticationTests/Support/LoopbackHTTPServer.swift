@@ -201,7 +201,8 @@ final class LoopbackHTTPServer: Sendable {
             let count = recv(connection, &chunk, chunk.count, 0)
             guard count > 0 else { return nil }
             bytes += chunk[..<count]
-            if headerEnd == nil, let end = bytes.firstRange(of: separator)?.upperBound {
+            if headerEnd == nil, let start = bytes.indices.first(where: { bytes[$0...].starts(with: separator) }) {
+                let end = start + separator.count
                 headerEnd = end
                 let length = headers(in: bytes[..<end])["content-length"].flatMap { Int($0) } ?? 0
                 expected = end + length
@@ -245,6 +246,9 @@ final class LoopbackHTTPServer: Sendable {
         guard fd >= 0 else { throw FileError(operation: "socket", path: "127.0.0.1", code: errno) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
+        #if canImport(Darwin)
+        address.sin_len = UInt8(MemoryLayout<sockaddr_in>.size)
+        #endif
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         address.sin_port = 0
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
