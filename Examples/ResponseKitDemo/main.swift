@@ -10,6 +10,7 @@ import ResponseKitServices
 //     swift run ResponseKitDemo                                        # type 'help'
 //     printf 'signin ada secret\nadd Paris\nlist\nquit\n' | swift run ResponseKitDemo
 //     swift run ResponseKitDemo --data-dir /tmp/demo "signin ada secret" "add Lima" list
+//     swift run ResponseKitDemo --auth-server http://127.0.0.1:8080                # sign in over HTTP
 
 let arguments: DemoArguments
 switch DemoArguments.parse(Array(CommandLine.arguments.dropFirst())) {
@@ -28,7 +29,8 @@ let app = try DemoApp(
     dataDirectory: arguments.dataDirectory ?? DataDirectory.path(for: "ResponseKitDemo"),
     input: arguments.commands.map(ConsoleInput.scripted) ?? ConsoleInput(),
     output: .standardOutput,
-    isInteractive: arguments.commands == nil && Terminal.isStandardInputInteractive
+    isInteractive: arguments.commands == nil && Terminal.isStandardInputInteractive,
+    authServer: arguments.authServer
 )
 let runner = ServiceRunner(manager: app.services)
 app.onQuit = { runner.requestShutdown() }

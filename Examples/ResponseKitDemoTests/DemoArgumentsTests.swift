@@ -1,3 +1,4 @@
+import Foundation
 import ResponseKitDemoCore
 import Testing
 
@@ -18,6 +19,20 @@ struct DemoArgumentsTests {
 
     @Test func anUnknownOption_isNamed() {
         #expect(DemoArguments.parse(["--fast"]) == .failure(.init(message: "unknown option --fast")))
+    }
+
+    @Test func anAuthServer_isAnHTTPURL_andCommandsStillFollow() throws {
+        let parsed = try DemoArguments.parse(["--auth-server", "http://127.0.0.1:8080", "status"]).get()
+
+        #expect(parsed == DemoArguments(commands: ["status"], authServer: URL(string: "http://127.0.0.1:8080")))
+    }
+
+    @Test(arguments: [["--auth-server"], ["--auth-server", "127.0.0.1:8080"], ["--auth-server", "ftp://example.com"]])
+    func anAuthServerThatIsNoHTTPURL_isAUsageError(arguments: [String]) {
+        #expect(
+            DemoArguments.parse(arguments)
+                == .failure(
+                    .init(message: "--auth-server needs an http:// or https:// URL, such as http://127.0.0.1:8080")))
     }
 
     @Test func help_isAskedForWithoutAProblem() {

@@ -55,6 +55,8 @@ public final class DemoApp {
     ///   - input: where commands come from.
     ///   - output: where the screens print.
     ///   - isInteractive: whether a person types the commands (prompts) or they are piped (echoed).
+    ///   - authServer: the authentication server's base URL (`--auth-server`), spoken to over
+    ///     HTTP; `nil` for the in-process fake backend.
     ///   - latency: the fake authentication backend's latency.
     ///   - scheduler: the source of time for the backend and the sign-in timeout.
     ///   - serviceTimeouts: how long each service may take per step.
@@ -64,6 +66,7 @@ public final class DemoApp {
         input: ConsoleInput,
         output: ConsoleOutput,
         isInteractive: Bool = Terminal.isStandardInputInteractive,
+        authServer: URL? = nil,
         latency: FakeAuthenticationBackend.Latency = .init(),
         scheduler: any ResponseScheduler = DispatchScheduler(),
         serviceTimeouts: ServiceTimeouts = ServiceTimeouts()
@@ -78,15 +81,15 @@ public final class DemoApp {
         let analytics = AnalyticsService(logFile: "\(dataDirectory)/analytics.log")
         self.analytics = analytics
 
-        let backend = FakeAuthenticationBackend(latency: latency, scheduler: scheduler)
+        let api = AuthenticationComposition.makeAPI(server: authServer, latency: latency, scheduler: scheduler)
         let tokenStore = FileTokenStore(path: "\(dataDirectory)/session/token")
-        let useCase = AuthenticationComposition.makeUseCase(api: backend, tokenStore: tokenStore, scheduler: scheduler)
-        { user in
+        let useCase = AuthenticationComposition.makeUseCase(api: api, tokenStore: tokenStore, scheduler: scheduler) {
+            user in
             Task { @MainActor in analytics.track("signed in user \(user.id)") }  // intercepted on a worker thread
         }
         authView = AuthConsoleView(output: output)
         auth = AuthModule(
-            worker: AuthenticationUseCaseWorker(useCase: useCase, api: backend, tokenStore: tokenStore),
+            worker: AuthenticationUseCaseWorker(useCase: useCase, api: api, tokenStore: tokenStore),
             view: authView
         )
 

@@ -1,26 +1,34 @@
+import AuthenticationCore
+import Foundation
+
 /// The command line of `ResponseKitDemo`.
 public struct DemoArguments: Equatable, Sendable {
     /// How to call the demo.
     public static let usage = """
-        usage: ResponseKitDemo [--data-dir DIR] [COMMAND ...]
+        usage: ResponseKitDemo [--data-dir DIR] [--auth-server URL] [COMMAND ...]
           Without commands, reads them from standard input (type 'help'); each COMMAND argument
           is one command line, such as "add New York". Data stays in DIR between runs
-          (default: ~/.local/share/ResponseKitExamples/ResponseKitDemo).
+          (default: ~/.local/share/ResponseKitExamples/ResponseKitDemo). With --auth-server,
+          signs in over HTTP at URL (such as http://127.0.0.1:8080) instead of the built-in fake.
         """
 
     /// Where the demo keeps its files; `nil` for the default.
     public var dataDirectory: String?
     /// Commands given as arguments; `nil` to read standard input.
     public var commands: [String]?
+    /// The authentication server to sign in with over HTTP; `nil` for the in-process fake.
+    public var authServer: URL?
 
     /// Makes arguments.
     ///
     /// - Parameters:
     ///   - dataDirectory: where the demo keeps its files.
     ///   - commands: commands given as arguments.
-    public init(dataDirectory: String? = nil, commands: [String]? = nil) {
+    ///   - authServer: the authentication server's base URL; `nil` for the in-process fake.
+    public init(dataDirectory: String? = nil, commands: [String]? = nil, authServer: URL? = nil) {
         self.dataDirectory = dataDirectory
         self.commands = commands
+        self.authServer = authServer
     }
 
     /// Reads the arguments after the program name.
@@ -38,6 +46,13 @@ public struct DemoArguments: Equatable, Sendable {
                     return .failure(UsageError(message: "--data-dir needs a directory"))
                 }
                 parsed.dataDirectory = directory
+            case "--auth-server":
+                guard let url = remaining.popFirst().flatMap(HTTPAuthenticationAPI.baseURL(parsing:)) else {
+                    return .failure(
+                        UsageError(
+                            message: "--auth-server needs an http:// or https:// URL, such as http://127.0.0.1:8080"))
+                }
+                parsed.authServer = url
             case "-h", "--help":
                 return .failure(UsageError(message: nil))
             default:

@@ -62,6 +62,13 @@ struct AuthenticationCompositionTests {
         #expect(directory.entries.isEmpty, "no token may be stored")
     }
 
+    @Test func theBackend_isTheHTTPGatewayForAServer_andTheFakeOtherwise() throws {
+        let server = try #require(URL(string: "http://127.0.0.1:8080"))
+
+        #expect((AuthenticationComposition.makeAPI(server: server) as? HTTPAuthenticationAPI)?.baseURL == server)
+        #expect(AuthenticationComposition.makeAPI(server: nil) is FakeAuthenticationBackend)
+    }
+
     @Test func aRefusal_auditsNobody_andStoresNoToken() {
         let response = useCase.authenticate(Credentials(email: "ada@example.com", password: "guess"))
         scheduler.advance(by: .seconds(1))

@@ -2,8 +2,8 @@ import ResponseKit
 
 /// The authentication backend, as the use case sees it: a token endpoint and a user endpoint.
 ///
-/// ``FakeAuthenticationBackend`` implements it in memory, with latency; a shipping app would
-/// implement it over HTTP.
+/// ``FakeAuthenticationBackend`` implements it in memory, with latency; ``HTTPAuthenticationAPI``
+/// over HTTP, as a shipping app would.
 public protocol AuthenticationAPI: Sendable {
     /// Exchanges credentials for a token.
     ///

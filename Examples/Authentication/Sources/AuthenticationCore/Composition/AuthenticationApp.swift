@@ -3,7 +3,8 @@ import Foundation
 import ResponseKit
 
 /// The composition root of the `Authentication` executable: the decorated use case against the
-/// fake backend, a token file, the view model and its screen.
+/// fake backend (or, given a server's URL, ``HTTPAuthenticationAPI``), a token file, the view
+/// model and its screen.
 @MainActor
 public final class AuthenticationApp {
     /// One sign-in to try.
@@ -38,8 +39,8 @@ public final class AuthenticationApp {
         Attempt(email: "ada@example.com", password: "secret"),
     ]
 
-    /// The backend, for tests to plan failures on.
-    public let backend: FakeAuthenticationBackend
+    /// The in-process backend, for tests to plan failures on; `nil` when the app talks to a server.
+    public let backend: FakeAuthenticationBackend?
     /// The view model.
     public let viewModel: AuthenticationViewModel
     private let screen: AuthenticationScreen
@@ -51,18 +52,22 @@ public final class AuthenticationApp {
     /// - Parameters:
     ///   - tokenFile: where the token is kept.
     ///   - output: where the screen and the audit lines print.
-    ///   - latency: the backend's latency.
+    ///   - authServer: the backend's URL (`--auth-server`), spoken to over HTTP; `nil` for the
+    ///     in-process fake.
+    ///   - latency: the fake backend's latency.
     ///   - scheduler: the source of time for the backend and the timeout.
     public init(
         tokenFile: String,
         output: ConsoleOutput,
+        authServer: URL? = nil,
         latency: FakeAuthenticationBackend.Latency = .init(),
         scheduler: any ResponseScheduler = DispatchScheduler()
     ) {
-        backend = FakeAuthenticationBackend(latency: latency, scheduler: scheduler)
+        let api = AuthenticationComposition.makeAPI(server: authServer, latency: latency, scheduler: scheduler)
+        backend = api as? FakeAuthenticationBackend
         tokenStore = FileTokenStore(path: tokenFile)
-        let useCase = AuthenticationComposition.makeUseCase(api: backend, tokenStore: tokenStore, scheduler: scheduler)
-        { user in
+        let useCase = AuthenticationComposition.makeUseCase(api: api, tokenStore: tokenStore, scheduler: scheduler) {
+            user in
             output.writeLine("  [audit] \(user.name) (id \(user.id)) signed in")  // from the intercepting decorator
         }
         viewModel = AuthenticationViewModel(useCase: useCase)
@@ -75,7 +80,7 @@ public final class AuthenticationApp {
     /// - Parameter attempt: what to try.
     /// - Returns: a response that succeeds once the outcome is printed.
     public func run(_ attempt: Attempt) -> Response<Void> {
-        if let failure = attempt.plannedFailure {
+        if let failure = attempt.plannedFailure, let backend {  // a real server answers as it will
             output.writeLine("(the backend will answer the next request with: \(failure))")
             backend.failNextRequests(with: failure)
         }

@@ -1,8 +1,27 @@
+import Foundation
 import ResponseKit
 
 /// The composition root's recipe for the use case: the core wrapped in its decorators, in the
-/// order that makes each one right.
+/// order that makes each one right, and the backend it talks to.
 public enum AuthenticationComposition {
+    /// The backend: ``HTTPAuthenticationAPI`` when a server is named (`--auth-server`), the
+    /// in-process ``FakeAuthenticationBackend`` otherwise, so that nothing needs to run beside the
+    /// example.
+    ///
+    /// - Parameters:
+    ///   - server: the server's base URL, or `nil` for the fake.
+    ///   - latency: the fake's latency.
+    ///   - scheduler: the source of time for the fake's latency and the HTTP timeout.
+    /// - Returns: the backend.
+    public static func makeAPI(
+        server: URL?,
+        latency: FakeAuthenticationBackend.Latency = .init(),
+        scheduler: any ResponseScheduler = DispatchScheduler()
+    ) -> any AuthenticationAPI {
+        guard let server else { return FakeAuthenticationBackend(latency: latency, scheduler: scheduler) }
+        return HTTPAuthenticationAPI(baseURL: server, scheduler: scheduler)
+    }
+
     /// Builds the use case.
     ///
     /// From the inside out:

@@ -16,6 +16,12 @@ public enum AuthenticationError: Error, Hashable, Sendable, CustomStringConverti
     case timedOut
     /// The token could not be stored, so the user would be signed out at once: the sign-in fails.
     case tokenNotStored(String)
+    /// The backend answered, but not in the agreed format (a body that is not the expected JSON):
+    /// the request, then what was wrong, such as `POST /token: no field "token"`.
+    case malformedResponse(String)
+    /// The backend could not be reached at all (nothing listens, an unknown host, a dropped
+    /// connection): its host and port, then why, such as `127.0.0.1:8080: connection refused`.
+    case unreachable(String)
 
     /// What went wrong and what to do about it.
     public var description: String {
@@ -28,6 +34,8 @@ public enum AuthenticationError: Error, Hashable, Sendable, CustomStringConverti
         case .unexpectedUser: "The server answered for another account: sign in again."
         case .timedOut: "The server did not answer in time: check your connection and try again."
         case .tokenNotStored(let reason): "Signed in, but the session could not be saved (\(reason))."
+        case .malformedResponse(let what): "The server's answer could not be read (\(what)): try again later."
+        case .unreachable(let what): "The server cannot be reached (\(what)): check that it is running."
         }
     }
 }
