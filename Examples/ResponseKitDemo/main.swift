@@ -24,12 +24,18 @@ case .failure(let usage):
     exit(0)
 }
 
-let app = try DemoApp(
-    dataDirectory: arguments.dataDirectory ?? DataDirectory.path(for: "ResponseKitDemo"),
-    input: arguments.commands.map(ConsoleInput.scripted) ?? ConsoleInput(),
-    output: .standardOutput,
-    isInteractive: arguments.commands == nil && Terminal.isStandardInputInteractive
-)
+let app: DemoApp
+do {
+    app = try DemoApp(
+        dataDirectory: arguments.dataDirectory ?? DataDirectory.path(for: "ResponseKitDemo"),
+        input: arguments.commands.map(ConsoleInput.scripted) ?? ConsoleInput(),
+        output: .standardOutput,
+        isInteractive: arguments.commands == nil && Terminal.isStandardInputInteractive
+    )
+} catch let error as UnusableDataDirectory {
+    ConsoleOutput.standardError.writeLine("ResponseKitDemo: \(error)")
+    exit(UnusableDataDirectory.exitStatus)
+}
 let runner = ServiceRunner(manager: app.services)
 app.onQuit = { runner.requestShutdown() }
 runner.run()

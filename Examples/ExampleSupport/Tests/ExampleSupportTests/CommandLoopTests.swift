@@ -103,4 +103,57 @@ struct CommandLoopTests {
 
         #expect(finishes == 1)
     }
+
+    // MARK: - Finishing with a command in flight
+
+    @Test func finishing_whileNoCommandRuns_isDoneAtOnce() {
+        let loop = CommandLoop(input: .scripted([]), output: output, isInteractive: false) { _ in
+            .succeeded(.next, on: .immediate)
+        }
+
+        #expect(loop.finish().isSuccessful)
+    }
+
+    @Test func finishing_whileACommandRuns_waitsForIt_andRunsNoFurtherCommand() async throws {
+        let (saving, saved) = Response<CommandLoop.Step>.pending()
+        let (handedOver, handOver) = Response<Void>.pending(on: .immediate)
+        var handled: [String] = []
+        let loop = CommandLoop(input: .scripted(["add Paris", "add Lima"]), output: output, isInteractive: false) {
+            line in
+            handled.append(line)
+            handOver.succeed()
+            return saving
+        }
+        loop.start()
+        try await handedOver.get()
+
+        let finished = loop.finish()
+
+        #expect(!finished.isDone)
+        saved.succeed(.next)
+        try await finished.get()
+        #expect(handled == ["add Paris"])
+        #expect(loop.isFinished)
+    }
+
+    @Test func finishing_whileACommandRuns_waitsForIt_evenWhenItFails() async throws {
+        let (saving, saveFailed) = Response<CommandLoop.Step>.pending()
+        let (handedOver, handOver) = Response<Void>.pending(on: .immediate)
+        let loop = CommandLoop(input: .scripted(["add Paris"]), output: output, isInteractive: false) { _ in
+            handOver.succeed()
+            return saving
+        }
+        loop.start()
+        try await handedOver.get()
+
+        let finished = loop.finish()
+        saveFailed.fail(TestFailure())
+
+        try await finished.get()
+        #expect(printed.values.last == "error: the save failed\n")
+    }
+}
+
+private struct TestFailure: Error, CustomStringConvertible {
+    var description: String { "the save failed" }
 }
