@@ -104,6 +104,19 @@ struct CommandLoopTests {
         #expect(finishes == 1)
     }
 
+    @Test func echoesAndUnknownCommands_showLongOrHostileInputCut_andEscaped() async throws {
+        let hostile = "\u{1B}[2J" + String(repeating: "x", count: 1 << 20)
+        _ = try await run([hostile]) { line in
+            CommandLoop.Step.unknown(TypedCommand(line), output: output)
+        }
+
+        let text = printed.values.joined()
+        #expect(text.utf8.count < 400)
+        #expect(!text.contains("\u{1B}"))
+        #expect(text.hasPrefix("> \\u{1B}[2Jxxx"))
+        #expect(text.contains("…(1048580 bytes)'. Type 'help' for the commands.\n"))
+    }
+
     // MARK: - Finishing with a command in flight
 
     @Test func finishing_whileNoCommandRuns_isDoneAtOnce() {

@@ -126,7 +126,7 @@ public final class CommandLoop {
         let command = line.trimmingCharacters(in: .whitespaces)
         guard !command.isEmpty else { return readNext() }
         isCommandInFlight = true  // before the echo, which a shutdown may follow at once
-        if !isInteractive { output.writeLine("\(prompt)\(command)") }
+        if !isInteractive { output.writeLine("\(prompt)\(InputEcho.display(command))") }
         handle(command).mainActor
             .onCompletion { step in
                 self.commandFinished()
@@ -158,7 +158,7 @@ extension CommandLoop.Step {
     /// - Returns: a done response: read the next command.
     @MainActor
     public static func unknown(_ command: TypedCommand, output: ConsoleOutput) -> Response<CommandLoop.Step> {
-        output.writeLine("Unknown command '\(command.name)'. Type 'help' for the commands.")
+        output.writeLine("Unknown command '\(InputEcho.display(command.name))'. Type 'help' for the commands.")
         return .succeeded(.next, on: .immediate)
     }
 
