@@ -11,17 +11,14 @@ import ResponseKitServices
 //     printf 'signin ada secret\nadd Paris\nlist\nquit\n' | swift run ResponseKitDemo
 //     swift run ResponseKitDemo --data-dir /tmp/demo "signin ada secret" "add Lima" list
 
+let usage = CommandLineUsage(program: "ResponseKitDemo", text: DemoArguments.usage)
 let arguments: DemoArguments
 switch DemoArguments.parse(Array(CommandLine.arguments.dropFirst())) {
 case .success(let parsed):
     arguments = parsed
-case .failure(let usage):
-    if let problem = usage.message {
-        ConsoleOutput.standardError.writeLine("ResponseKitDemo: \(problem)\n\(DemoArguments.usage)")
-        exit(64)
-    }
-    ConsoleOutput.standardOutput.writeLine(DemoArguments.usage)
-    exit(0)
+case .failure(let problem):
+    if let message = problem.message { usage.exitRejecting(message) }
+    usage.exitShowingHelp()
 }
 
 let app: DemoApp

@@ -9,21 +9,16 @@ import Foundation
 //     swift run Authentication ada@example.com secret     # one sign-in
 //     swift run Authentication --token-file /tmp/token ada@example.com secret
 
-var arguments = Array(CommandLine.arguments.dropFirst())
-var tokenFile = DataDirectory.path(for: "Authentication") + "/token"
-if arguments.first == "--token-file", arguments.count >= 2 {
-    tokenFile = arguments[1]
-    arguments.removeFirst(2)
+let usage = CommandLineUsage(program: "Authentication", text: AuthenticationArguments.usage)
+let options: AuthenticationArguments.Options
+switch AuthenticationArguments.parse(Array(CommandLine.arguments.dropFirst())) {
+case .run(let parsed): options = parsed
+case .help: usage.exitShowingHelp()
+case .invalid(let problem): usage.exitRejecting(problem)
 }
-
-let attempts: [AuthenticationApp.Attempt]
-switch arguments.count {
-case 0: attempts = AuthenticationApp.tour
-case 2: attempts = [AuthenticationApp.Attempt(email: arguments[0], password: arguments[1])]
-default:
-    ConsoleOutput.standardError.writeLine("usage: Authentication [--token-file PATH] [<email> <password>]")
-    exit(64)
-}
+let tokenFile = options.tokenFile ?? DataDirectory.path(for: "Authentication") + "/token"
+let attempts =
+    options.credentials.map { [AuthenticationApp.Attempt(email: $0[0], password: $0[1])] } ?? AuthenticationApp.tour
 
 let app = AuthenticationApp(tokenFile: tokenFile, output: .standardOutput)
 for attempt in attempts {
