@@ -1,15 +1,9 @@
 import ResponseKit
 import ResponseKitTesting
 
-/// Every diagnostic ResponseKit reports while the services tests run.
-///
-/// The hook is process-wide, so it is set once to record into this list instead of being swapped
-/// per test; each test looks only at diagnostics about responses created where it cares.
-let recordedDiagnostics: Recorder<ResponseDiagnostic> = {
-    let recorder = Recorder<ResponseDiagnostic>()
-    ResponseDiagnostics.handler = { recorder.record($0) }
-    return recorder
-}()
+/// Every diagnostic ResponseKit reports while the tests run: the process's one recorder, shared
+/// with the engine's tests (the hook is process-wide).
+let recordedDiagnostics = DiagnosticsRecorder.shared
 
 /// Starts recording (idempotent); call before creating the responses a test will look at.
 func startRecordingDiagnostics() {
