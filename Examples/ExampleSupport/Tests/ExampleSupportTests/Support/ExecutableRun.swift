@@ -67,8 +67,13 @@ struct ExecutableRun {
 
     /// The executable `name` in the build products directory, beside the test bundle.
     private static func locate(_ name: String) throws -> String {
-        var directories = Bundle.allBundles.filter { $0.bundlePath.hasSuffix(".xctest") }
+        var directories: [URL] = []
+        #if canImport(Darwin)
+        // Only macOS loads the tests as a bundle. On Linux, swift-corelibs-foundation's
+        // `CFBundleGetAllBundles` leaks its previous list on purpose, which the leak checker reports.
+        directories += Bundle.allBundles.filter { $0.bundlePath.hasSuffix(".xctest") }
             .map { $0.bundleURL.deletingLastPathComponent() }
+        #endif
         if let executable = Bundle.main.executableURL {
             directories.append(executable.resolvingSymlinksInPath().deletingLastPathComponent())
         }
