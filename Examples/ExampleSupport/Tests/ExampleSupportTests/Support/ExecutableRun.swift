@@ -61,8 +61,10 @@ struct ExecutableRun {
         watchdog.cancel()
 
         status = raw & 0x7f == 0 ? (raw >> 8) & 0xff : nil  // WIFEXITED, WEXITSTATUS
-        standardOutput = (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? ""
-        standardError = (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? ""
+        // AtomicFile.read, not String(contentsOfFile:): on Linux, swift-foundation's
+        // readBytesFromFile leaks the buffer of a small file, which the leak checker reports.
+        standardOutput = String(decoding: (try? AtomicFile.read(outPath)) ?? Data(), as: UTF8.self)
+        standardError = String(decoding: (try? AtomicFile.read(errPath)) ?? Data(), as: UTF8.self)
     }
 
     /// The executable `name` in the build products directory, beside the test bundle.
