@@ -1,9 +1,11 @@
 import ExampleSupport
+import Foundation
 import Testing
 
 /// Every example's executable, run for real, answers `--help` and a bad command line alike
 /// (``ExampleSupport/CommandLineUsage``): help on standard output with status 0; a problem and
-/// the usage on standard error with status 64, and nothing on standard output.
+/// the usage on standard error with status 64, and nothing on standard output. The demo's own
+/// documented status for a data directory it cannot use (73) is checked here too.
 @Suite(.serialized)
 struct ExecutablesUsageTests {
     static let executables = [
@@ -36,5 +38,19 @@ struct ExecutablesUsageTests {
         #expect(run.status == 64)
         #expect(!run.standardError.contains("\u{1B}"))
         #expect(run.standardError.contains("…(10021 bytes)"))
+    }
+
+    @Test func theDemo_givenADataDirectoryItCannotCreate_exitsWith73_sayingWhy_andClaimsNothing() throws {
+        let directory = TemporaryDirectory()
+        try AtomicFile.write(Data("x".utf8), to: directory.path("plain"))
+
+        let run = try ExecutableRun("ResponseKitDemo", ["--data-dir", directory.path("plain/demo"), "add Paris"])
+
+        #expect(run.status == 73)
+        #expect(run.standardOutput.isEmpty)
+        #expect(
+            run.standardError.hasPrefix(
+                "ResponseKitDemo: cannot keep data in \(directory.path("plain/demo")) "
+                    + "(mkdir \(directory.path("plain")): Not a directory); nothing was started or saved."))
     }
 }
