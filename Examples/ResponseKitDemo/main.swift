@@ -12,26 +12,29 @@ import ResponseKitServices
 //     swift run ResponseKitDemo --data-dir /tmp/demo "signin ada secret" "add Lima" list
 //     swift run ResponseKitDemo --auth-server http://127.0.0.1:8080                # sign in over HTTP
 
+let usage = CommandLineUsage(program: "ResponseKitDemo", text: DemoArguments.usage)
 let arguments: DemoArguments
 switch DemoArguments.parse(Array(CommandLine.arguments.dropFirst())) {
 case .success(let parsed):
     arguments = parsed
-case .failure(let usage):
-    if let problem = usage.message {
-        ConsoleOutput.standardError.writeLine("ResponseKitDemo: \(problem)\n\(DemoArguments.usage)")
-        exit(64)
-    }
-    ConsoleOutput.standardOutput.writeLine(DemoArguments.usage)
-    exit(0)
+case .failure(let problem):
+    if let message = problem.message { usage.exitRejecting(message) }
+    usage.exitShowingHelp()
 }
 
-let app = try DemoApp(
-    dataDirectory: arguments.dataDirectory ?? DataDirectory.path(for: "ResponseKitDemo"),
-    input: arguments.commands.map(ConsoleInput.scripted) ?? ConsoleInput(),
-    output: .standardOutput,
-    isInteractive: arguments.commands == nil && Terminal.isStandardInputInteractive,
-    authServer: arguments.authServer
-)
+let app: DemoApp
+do {
+    app = try DemoApp(
+        dataDirectory: arguments.dataDirectory ?? DataDirectory.path(for: "ResponseKitDemo"),
+        input: arguments.commands.map(ConsoleInput.scripted) ?? ConsoleInput(),
+        output: .standardOutput,
+        isInteractive: arguments.commands == nil && Terminal.isStandardInputInteractive,
+        authServer: arguments.authServer
+    )
+} catch let error as UnusableDataDirectory {
+    ConsoleOutput.standardError.writeLine("ResponseKitDemo: \(error)")
+    exit(UnusableDataDirectory.exitStatus)
+}
 let runner = ServiceRunner(manager: app.services)
 app.onQuit = { runner.requestShutdown() }
 runner.run()

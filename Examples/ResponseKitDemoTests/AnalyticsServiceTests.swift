@@ -15,9 +15,11 @@ struct AnalyticsServiceTests {
         AnalyticsService(logFile: logFile ?? directory.path("analytics.log"), now: { Date(timeIntervalSince1970: 0) })
     }
 
+    /// The log's lines. Read with AtomicFile, not String(contentsOfFile:): on Linux,
+    /// swift-foundation's readBytesFromFile leaks the buffer of a small file.
     func logLines() throws -> [String] {
-        try String(contentsOfFile: directory.path("analytics.log"), encoding: .utf8).split(separator: "\n").map(
-            String.init)
+        let data = try #require(try AtomicFile.read(directory.path("analytics.log")))
+        return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
     }
 
     @Test func start_createsTheLogFile() async throws {

@@ -7,7 +7,7 @@ import Testing
 struct ConsoleServiceTests {
     @Test func startsTheConsoleOnTheFirstDidBecomeActive_only() throws {
         var starts = 0
-        let service = ConsoleService(onActive: { starts += 1 }, onStop: {})
+        let service = ConsoleService(onActive: { starts += 1 }, onStop: { .succeeded((), on: .immediate) })
 
         #expect(service.start().isSuccessful)
         _ = service.handle(.didFinishLaunching)
@@ -20,9 +20,25 @@ struct ConsoleServiceTests {
 
     @Test func stoppingTheService_stopsTheConsole() {
         var stops = 0
-        let service = ConsoleService(onActive: {}, onStop: { stops += 1 })
+        let service = ConsoleService(
+            onActive: {},
+            onStop: {
+                stops += 1
+                return .succeeded((), on: .immediate)
+            })
 
         #expect(service.stop().isSuccessful)
         #expect(stops == 1)
+    }
+
+    @Test func theServiceStops_onlyOnceTheConsolesCommandInFlightHasFinished() {
+        let (commandShown, showCommand) = Response<Void>.pending(on: .immediate)
+        let service = ConsoleService(onActive: {}, onStop: { commandShown })
+
+        let stopped = service.stop()
+
+        #expect(!stopped.isDone)
+        showCommand.succeed()
+        #expect(stopped.isSuccessful)
     }
 }

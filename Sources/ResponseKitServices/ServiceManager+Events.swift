@@ -33,7 +33,7 @@ extension ServiceManager {
             break
         }
         let recipients = entries.filter { $0.status == .running }
-        let (response, resolver) = Response<Void>.pending()
+        let (response, resolver) = makeStepResponse()
         let broadcast = Broadcast(recipients: recipients.count, resolver: resolver)
         for (index, entry) in recipients.enumerated() {
             let answer = entry.service.handle(event)

@@ -18,7 +18,8 @@ extension ServiceManager {
     /// - Parameter service: the service. Give each service a different ``Service/name``.
     /// - Returns: a response that succeeds once the service has started, and fails with a
     ///   ``ServiceFailure`` when it fails to start, times out, or is never started because the
-    ///   manager began stopping first. Callbacks run on the main queue.
+    ///   manager began stopping first. Callbacks run on the main queue. The manager reports the
+    ///   failure itself, so dropping the response is fine: no `unobservedFailure` follows.
     /// - Throws: ``ServiceManagerError/alreadyStopped(file:line:)`` once ``stop()`` was called:
     ///   the service is not registered.
     @discardableResult
@@ -29,7 +30,7 @@ extension ServiceManager {
         case .idle, .starting, .running:
             break
         }
-        let (response, resolver) = Response<Void>.pending()
+        let (response, resolver) = makeStepResponse()
         entries.append(Entry(service: service, started: resolver))
         if phase != .idle { startNext() }
         return response
@@ -66,7 +67,7 @@ extension ServiceManager {
             throw ServiceManagerError.alreadyStopped()
         }
         phase = .starting
-        let (response, resolver) = Response<Void>.pending()
+        let (response, resolver) = makeStepResponse()
         startResolver = resolver
         startNext()
         return response

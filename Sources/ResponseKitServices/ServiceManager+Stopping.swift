@@ -25,7 +25,7 @@ extension ServiceManager {
     @discardableResult
     public func stop() -> Response<Void> {
         if let stopResponse { return stopResponse }
-        let (response, resolver) = Response<Void>.pending()
+        let (response, resolver) = makeStepResponse()
         stopResponse = response
         stopResolver = resolver
         phase = .stopping

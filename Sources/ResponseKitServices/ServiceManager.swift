@@ -151,6 +151,19 @@ public final class ServiceManager {
         failureHandler(failure)
     }
 
+    /// A pending response for the caller of a step (``register(_:)``, ``start()``, ``send(_:)``,
+    /// ``stop()``), whose failures count as observed.
+    ///
+    /// The manager reports each failure behind such a response to its failure handler itself, so
+    /// a caller that drops the response, as `try services.register(service)` does, must not get
+    /// a second, `unobservedFailure` report pointing inside the library. The manager observes the
+    /// failure with a callback that does nothing; a caller's own callbacks still get it.
+    func makeStepResponse(file: StaticString = #fileID, line: UInt = #line) -> (Response<Void>, Resolver<Void>) {
+        let (response, resolver) = Response<Void>.pending(file: file, line: line)
+        response.onFailure(on: .immediate) { _ in }  // reported through `report(_:)`
+        return (response, resolver)
+    }
+
     /// Waits for `response` at most `timeout`, then calls `body` on the main actor with its
     /// result, or with `ResponseError.deadlineExceeded` after cancelling it. Exactly once.
     ///

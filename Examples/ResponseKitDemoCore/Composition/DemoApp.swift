@@ -14,7 +14,8 @@ import SignInCore
 /// - an ``AnalyticsService`` that logs commands and lifecycle events to a file;
 /// - a ``ConsoleService`` that starts the command line once the app is active.
 ///
-/// Everything is kept in ``dataDirectory`` and survives restarts. The app's life belongs to a
+/// Everything is kept in ``dataDirectory`` and survives restarts: the app checks at once that it
+/// can write there, and removes what saves cut short by a crash left behind. The app's life belongs to a
 /// `ServiceRunner` given ``services``: `quit`, the end of the input, Ctrl-C and SIGTERM all end
 /// in the same graceful shutdown (analytics flushed, exit status 0).
 ///
@@ -43,6 +44,8 @@ public final class DemoApp {
     private let isInteractive: Bool
     private var loop: CommandLoop?
     private var isStopping = false
+    /// The response of the first ``stopConsole()``, for later calls.
+    private var stopped = Response<Void>.succeeded((), on: .immediate)
 
     /// Called once when the person is done: `quit`, or the end of the input. The composition
     /// root asks the runner for a graceful shutdown.
@@ -60,7 +63,9 @@ public final class DemoApp {
     ///   - latency: the fake authentication backend's latency.
     ///   - scheduler: the source of time for the backend and the sign-in timeout.
     ///   - serviceTimeouts: how long each service may take per step.
-    /// - Throws: only if a service cannot be registered, which a new manager never refuses.
+    /// - Throws: ``UnusableDataDirectory`` when `dataDirectory` cannot be created or written;
+    ///   nothing has run then. (Registering the services, which a new manager never refuses,
+    ///   is the only other call that throws.)
     public init(
         dataDirectory: String,
         input: ConsoleInput,
@@ -74,15 +79,23 @@ public final class DemoApp {
         self.dataDirectory = dataDirectory
         self.output = output
         self.isInteractive = isInteractive
-        // The analytics log needs its directory; the other files create theirs when first written.
-        try? FileManager.default.createDirectory(
-            atPath: dataDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let citiesFile = "\(dataDirectory)/cities.json"
+        let tokenFile = "\(dataDirectory)/session/token"
+        do {
+            try DataDirectory.prepare(dataDirectory)
+            // A save cut short by `kill -9` or a power cut left its temporary file behind. Nothing
+            // of this process writes yet, so these are leftovers, never a save in flight.
+            try AtomicFile.removeInterruptedWrites(of: citiesFile)
+            try AtomicFile.removeInterruptedWrites(of: tokenFile)
+        } catch {
+            throw UnusableDataDirectory(directory: dataDirectory, reason: error)
+        }
 
         let analytics = AnalyticsService(logFile: "\(dataDirectory)/analytics.log")
         self.analytics = analytics
 
         let api = AuthenticationComposition.makeAPI(server: authServer, latency: latency, scheduler: scheduler)
-        let tokenStore = FileTokenStore(path: "\(dataDirectory)/session/token")
+        let tokenStore = FileTokenStore(path: tokenFile)
         let useCase = AuthenticationComposition.makeUseCase(api: api, tokenStore: tokenStore, scheduler: scheduler) {
             user in
             Task { @MainActor in analytics.track("signed in user \(user.id)") }  // intercepted on a worker thread
@@ -94,7 +107,7 @@ public final class DemoApp {
         )
 
         citiesView = CitiesConsoleView(output: output)
-        cities = CitiesModule(gateway: FileCitiesGateway(path: "\(dataDirectory)/cities.json"), view: citiesView)
+        cities = CitiesModule(gateway: FileCitiesGateway(path: citiesFile), view: citiesView)
 
         commands = DemoCommands(
             signIn: SignInCommands(controller: auth.controller, view: authView, output: output),
@@ -108,7 +121,7 @@ public final class DemoApp {
         loop = nil
         let console = ConsoleService(
             onActive: { [weak self] in self?.startConsole() },
-            onStop: { [weak self] in self?.stopConsole() }
+            onStop: { [weak self] in self?.stopConsole() ?? .succeeded((), on: .immediate) }
         )
         try services.register(analytics)
         try services.register(console)  // last: started after analytics, stopped before it
@@ -143,12 +156,22 @@ public final class DemoApp {
         return shown
     }
 
-    /// Stops reading commands and says goodbye; the services stop after this.
-    public func stopConsole() {
-        guard !isStopping else { return }
+    /// Stops reading commands, lets the command in flight finish (a save is never cut short),
+    /// then says goodbye; the other services stop after this.
+    ///
+    /// - Returns: a response that succeeds once the goodbye is printed.
+    @discardableResult
+    public func stopConsole() -> Response<Void> {
+        guard !isStopping else { return stopped }
         isStopping = true
         if isInteractive, loop?.isFinished == false { output.writeLine("") }  // after the ^C on the prompt line
-        loop?.finish()
-        output.writeLine("Bye. Your cities and session stay in \(dataDirectory).")
+        let idle = loop?.finish() ?? .succeeded((), on: .immediate)
+        let (stopped, resolver) = Response<Void>.pending(on: .immediate)
+        self.stopped = stopped
+        idle.mainActor.onCompletion { [output, dataDirectory] _ in
+            output.writeLine("Bye. Your cities and session stay in \(dataDirectory).")
+            resolver.succeed()
+        }
+        return stopped
     }
 }

@@ -10,6 +10,9 @@ public struct DemoArguments: Equatable, Sendable {
           is one command line, such as "add New York". Data stays in DIR between runs
           (default: ~/.local/share/ResponseKitExamples/ResponseKitDemo). With --auth-server,
           signs in over HTTP at URL (such as http://127.0.0.1:8080) instead of the built-in fake.
+          Ends with 'quit', the end of the input, Ctrl-C (SIGINT) or SIGTERM; a command in flight
+          finishes first. Exit status: 0 after a clean shutdown, 1 when a service failed to stop,
+          64 for a wrong command line, 73 when DIR cannot be created or written.
         """
 
     /// Where the demo keeps its files; `nil` for the default.

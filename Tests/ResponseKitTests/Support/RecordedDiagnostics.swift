@@ -1,16 +1,10 @@
 import ResponseKit
 import ResponseKitTesting
 
-/// Every diagnostic ResponseKit reports while the tests run.
-///
-/// The hook is process-wide, so instead of swapping it per test (which would serialise tests,
-/// and block pool threads while they wait their turn), it is set once to record into this list;
-/// each test looks only at diagnostics about responses it created, by file and line.
-let recordedDiagnostics: Recorder<ResponseDiagnostic> = {
-    let recorder = Recorder<ResponseDiagnostic>()
-    ResponseDiagnostics.handler = { recorder.record($0) }
-    return recorder
-}()
+/// Every diagnostic ResponseKit reports while the tests run: the process's one recorder, shared
+/// with the other test targets (the hook is process-wide), so swapping it per test is never
+/// needed; each test looks only at diagnostics about responses it created, by file and line.
+let recordedDiagnostics = DiagnosticsRecorder.shared
 
 /// The diagnostics reported about responses created at `line` of the calling file.
 ///

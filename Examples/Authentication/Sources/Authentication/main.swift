@@ -10,35 +10,18 @@ import Foundation
 //     swift run Authentication --token-file /tmp/token ada@example.com secret
 //     swift run Authentication --auth-server http://127.0.0.1:8080 ada@example.com secret   # over HTTP
 
-let usage = "usage: Authentication [--token-file PATH] [--auth-server URL] [<email> <password>]"
-var arguments = Array(CommandLine.arguments.dropFirst())
-var tokenFile = DataDirectory.path(for: "Authentication") + "/token"
-var authServer: URL?
-options: while arguments.count >= 2 {
-    switch arguments[0] {
-    case "--token-file": tokenFile = arguments[1]
-    case "--auth-server":
-        guard let url = HTTPAuthenticationAPI.baseURL(parsing: arguments[1]) else {
-            let problem = "--auth-server needs an http:// or https:// URL, such as http://127.0.0.1:8080"
-            ConsoleOutput.standardError.writeLine("Authentication: \(problem)\n\(usage)")
-            exit(64)
-        }
-        authServer = url
-    default: break options
-    }
-    arguments.removeFirst(2)
+let usage = CommandLineUsage(program: "Authentication", text: AuthenticationArguments.usage)
+let options: AuthenticationArguments.Options
+switch AuthenticationArguments.parse(Array(CommandLine.arguments.dropFirst())) {
+case .run(let parsed): options = parsed
+case .help: usage.exitShowingHelp()
+case .invalid(let problem): usage.exitRejecting(problem)
 }
+let tokenFile = options.tokenFile ?? DataDirectory.path(for: "Authentication") + "/token"
+let attempts =
+    options.credentials.map { [AuthenticationApp.Attempt(email: $0[0], password: $0[1])] } ?? AuthenticationApp.tour
 
-let attempts: [AuthenticationApp.Attempt]
-switch arguments.count {
-case 0: attempts = AuthenticationApp.tour
-case 2: attempts = [AuthenticationApp.Attempt(email: arguments[0], password: arguments[1])]
-default:
-    ConsoleOutput.standardError.writeLine(usage)
-    exit(64)
-}
-
-let app = AuthenticationApp(tokenFile: tokenFile, output: .standardOutput, authServer: authServer)
+let app = AuthenticationApp(tokenFile: tokenFile, output: .standardOutput, authServer: options.authServer)
 for attempt in attempts {
     try app.run(attempt).value  // the blocking style: wait for the outcome before the next attempt
 }

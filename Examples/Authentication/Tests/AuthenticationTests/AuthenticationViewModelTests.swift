@@ -27,6 +27,12 @@ struct AuthenticationViewModelTests {
         manual.runAll()
     }
 
+    /// Ends a test that looked at a sign-in in flight: a request never answered would keep the
+    /// view model (its callbacks') and the stub's list of answers alive in a cycle.
+    func answerEverySignInLeft() {
+        while answers.withLock({ !$0.isEmpty }) { answer(with: .failure(CancellationError())) }
+    }
+
     @Test func whileSigningIn_saysSo_andShowsNoUserYet() {
         viewModel.signIn(email: "ada@example.com", password: "secret")
 
@@ -34,6 +40,7 @@ struct AuthenticationViewModelTests {
         #expect(viewModel.message == "Signing in…")
         #expect(viewModel.user == nil)
         #expect(viewModel.errorMessage == nil)
+        answerEverySignInLeft()
     }
 
     @Test func aSuccess_showsTheUser_andWelcomesThem() {
@@ -77,6 +84,7 @@ struct AuthenticationViewModelTests {
 
         #expect(viewModel.errorMessage == nil)
         #expect(viewModel.message == "Signing in…")
+        answerEverySignInLeft()
     }
 
     @Test func nothingChangesBeforeTheAnswerIsDelivered() {

@@ -8,15 +8,17 @@ import Foundation
 //     swift run Cities                                 # the list in ~/.local/share/ResponseKitExamples/Cities
 //     printf 'add Paris\nlist\n' | swift run Cities --file /tmp/cities.json
 
-var arguments = CommandLine.arguments.dropFirst()
+let usage = CommandLineUsage(program: "Cities", text: CitiesArguments.usage)
 var path = DataDirectory.path(for: "Cities") + "/cities.json"
-while let argument = arguments.popFirst() {
-    if argument == "--file", let file = arguments.popFirst() {
-        path = file
-    } else {
-        ConsoleOutput.standardError.writeLine("usage: Cities [--file PATH]   (then type 'help')")
-        exit(64)
-    }
+switch CitiesArguments.parse(Array(CommandLine.arguments.dropFirst())) {
+case .run(let file): path = file ?? path
+case .help: usage.exitShowingHelp()
+case .invalid(let problem): usage.exitRejecting(problem)
+}
+do {
+    try AtomicFile.removeInterruptedWrites(of: path)  // what a crash during a save left
+} catch {
+    ConsoleOutput.standardError.writeLine("Cities: \(error)")
 }
 
 ConsoleOutput.standardOutput.writeLine("Cities, kept in \(path). Type 'help' for the commands.")

@@ -52,6 +52,15 @@ struct CitiesPresenterTests {
             ])
     }
 
+    @Test func namesWithControlCharacters_areShownEscaped_inTheMessageAndTheList() {
+        let hostile = City(name: "Paris\u{1B}[2J")
+
+        let viewModel = CitiesPresenter.viewModel(for: [hostile], message: "\(CitiesError.alreadyListed(hostile.name))")
+
+        #expect(viewModel.rows == ["1. Paris\\u{1B}[2J"])
+        #expect(viewModel.message == "Paris\\u{1B}[2J is already on the list.")
+    }
+
     @Test func aDeletion_saysWhichCity_andShowsTheNewList() {
         let (response, resolver) = pending(CitiesChange.self)
         presenter.presentDeleted(response)

@@ -8,6 +8,14 @@ import Foundation
 //     swift run CleanSwiftScene
 //     printf 'show 2\nback\nshow 9\n' | swift run CleanSwiftScene
 
+let usage = CommandLineUsage(
+    program: "CleanSwiftScene", text: "usage: CleanSwiftScene   (then type 'help'; no options but --help)")
+switch CommandLineRequest.parsingNoArguments(Array(CommandLine.arguments.dropFirst())) {
+case .run: break
+case .help: usage.exitShowingHelp()
+case .invalid(let problem): usage.exitRejecting(problem)
+}
+
 ConsoleOutput.standardOutput.writeLine("Contacts, a Clean Swift scene. Type 'help' for the commands.")
 let app = ContactsApp(input: ConsoleInput(), output: .standardOutput)
 app.onFinish = { exit(0) }

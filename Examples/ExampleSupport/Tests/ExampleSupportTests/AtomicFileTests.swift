@@ -69,4 +69,33 @@ struct AtomicFileTests {
         }
         #expect(directory.entries == ["cities.json"])
     }
+
+    @Test func aPathThroughARegularFile_isReportedWithTheSystemsReason() throws {
+        try AtomicFile.write(Data("x".utf8), to: directory.path("plain"))
+
+        #expect {
+            try AtomicFile.write(Data("x".utf8), to: directory.path("plain/sub/file"))
+        } throws: { error in
+            "\(error)" == "mkdir \(directory.path("plain")): Not a directory"
+        }
+    }
+
+    // MARK: - Leftovers of interrupted writes
+
+    @Test func removesTheTemporaryFilesThatInterruptedWritesLeft_andNothingElse() throws {
+        let id = "0F3C2A7E-8B4D-4C51-9E7A-2D6B1F0A9C33"
+        let keep = ["cities.json", ".cities.json.tmp", ".cities.json.notauuid.tmp", ".token.\(id).tmp", "notes"]
+        for name in keep + [".cities.json.\(id).tmp"] {
+            try AtomicFile.write(Data("x".utf8), to: directory.path(name))
+        }
+
+        let removed = try AtomicFile.removeInterruptedWrites(of: directory.path("cities.json"))
+
+        #expect(removed == [".cities.json.\(id).tmp"])
+        #expect(directory.entries == keep.sorted())
+    }
+
+    @Test func removingLeftovers_inADirectoryThatDoesNotExist_removesNothing() throws {
+        #expect(try AtomicFile.removeInterruptedWrites(of: directory.path("missing/cities.json")).isEmpty)
+    }
 }

@@ -103,4 +103,70 @@ struct CommandLoopTests {
 
         #expect(finishes == 1)
     }
+
+    @Test func echoesAndUnknownCommands_showLongOrHostileInputCut_andEscaped() async throws {
+        let hostile = "\u{1B}[2J" + String(repeating: "x", count: 1 << 20)
+        _ = try await run([hostile]) { line in
+            CommandLoop.Step.unknown(TypedCommand(line), output: output)
+        }
+
+        let text = printed.values.joined()
+        #expect(text.utf8.count < 400)
+        #expect(!text.contains("\u{1B}"))
+        #expect(text.hasPrefix("> \\u{1B}[2Jxxx"))
+        #expect(text.contains("…(1048580 bytes)'. Type 'help' for the commands.\n"))
+    }
+
+    // MARK: - Finishing with a command in flight
+
+    @Test func finishing_whileNoCommandRuns_isDoneAtOnce() {
+        let loop = CommandLoop(input: .scripted([]), output: output, isInteractive: false) { _ in
+            .succeeded(.next, on: .immediate)
+        }
+
+        #expect(loop.finish().isSuccessful)
+    }
+
+    @Test func finishing_whileACommandRuns_waitsForIt_andRunsNoFurtherCommand() async throws {
+        let (saving, saved) = Response<CommandLoop.Step>.pending()
+        let (handedOver, handOver) = Response<Void>.pending(on: .immediate)
+        var handled: [String] = []
+        let loop = CommandLoop(input: .scripted(["add Paris", "add Lima"]), output: output, isInteractive: false) {
+            line in
+            handled.append(line)
+            handOver.succeed()
+            return saving
+        }
+        loop.start()
+        try await handedOver.get()
+
+        let finished = loop.finish()
+
+        #expect(!finished.isDone)
+        saved.succeed(.next)
+        try await finished.get()
+        #expect(handled == ["add Paris"])
+        #expect(loop.isFinished)
+    }
+
+    @Test func finishing_whileACommandRuns_waitsForIt_evenWhenItFails() async throws {
+        let (saving, saveFailed) = Response<CommandLoop.Step>.pending()
+        let (handedOver, handOver) = Response<Void>.pending(on: .immediate)
+        let loop = CommandLoop(input: .scripted(["add Paris"]), output: output, isInteractive: false) { _ in
+            handOver.succeed()
+            return saving
+        }
+        loop.start()
+        try await handedOver.get()
+
+        let finished = loop.finish()
+        saveFailed.fail(TestFailure())
+
+        try await finished.get()
+        #expect(printed.values.last == "error: the save failed\n")
+    }
+}
+
+private struct TestFailure: Error, CustomStringConvertible {
+    var description: String { "the save failed" }
 }

@@ -7,12 +7,12 @@ import RegisterActivationCore
 //     swift run RegisterActivation "Corner Shop" ada secret 2
 //     swift run RegisterActivation "Corner Shop" ada secret 2 --latency 3 --timeout 1
 
+let usage = CommandLineUsage(program: "RegisterActivation", text: ActivationArguments.usage)
 switch ActivationArguments.parse(Array(CommandLine.arguments.dropFirst())) {
 case .help:
-    ConsoleOutput.standardOutput.writeLine(ActivationArguments.usage)
+    usage.exitShowingHelp()
 case .invalid(let problem):
-    ConsoleOutput.standardError.writeLine("RegisterActivation: \(problem)\n\(ActivationArguments.usage)")
-    exit(64)
+    usage.exitRejecting(problem)
 case .activate(let options):
     let app = RegisterActivationApp(output: .standardOutput, isTerminal: Terminal.isStandardOutputInteractive)
     exit(app.run(options))

@@ -87,12 +87,34 @@ public final class AuthenticationApp {
         return screen.signIn(email: attempt.email, password: attempt.password)
     }
 
-    /// Where the token is, and who may read it: `token file /path (rw-------)`.
+    /// Where the token is, and who may read it, checked on the file:
+    /// `token file /path (rw-------, readable only by you)`.
+    ///
+    /// The file is created 0600, but a person or a backup tool may have changed its mode since,
+    /// so the claim is read from the file's mode and owner, never assumed.
+    ///
+    /// - Returns: the path, the permissions as `ls -l` shows them, and who may read the token.
     public func describeTokenFile() -> String {
         var info = stat()
         guard stat(tokenStore.path, &info) == 0 else { return "no token file at \(tokenStore.path)" }
         let mode = Int(info.st_mode) & 0o777
         let letters = (0..<9).map { bit in mode & (0o400 >> bit) != 0 ? Array("rwx")[bit % 3] : "-" }
-        return "token file \(tokenStore.path) (\(String(letters)), readable only by you)"
+        let readers = Self.whoMayRead(mode: mode, ownedByYou: info.st_uid == geteuid())
+        return "token file \(tokenStore.path) (\(String(letters)), \(readers))"
+    }
+
+    /// Who may read a file with permissions `mode`, in words.
+    ///
+    /// - Parameters:
+    ///   - mode: the permission bits, such as `0o600`.
+    ///   - ownedByYou: whether the file belongs to the user running the app.
+    /// - Returns: `readable only by you` for a private file; otherwise a warning saying who else
+    ///   may read it.
+    nonisolated static func whoMayRead(mode: Int, ownedByYou: Bool) -> String {
+        if mode & 0o004 != 0 { return "WARNING: readable by every user of this machine; chmod 600 it" }
+        if mode & 0o040 != 0 { return "WARNING: readable by the file's group; chmod 600 it" }
+        if !ownedByYou { return "WARNING: owned by another user, who may read it" }
+        if mode & 0o400 == 0 { return "not readable, not even by you" }
+        return "readable only by you"
     }
 }

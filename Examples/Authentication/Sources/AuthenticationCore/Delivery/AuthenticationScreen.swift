@@ -32,7 +32,7 @@ public final class AuthenticationScreen {
     /// - Returns: a response that succeeds once the outcome is printed.
     @discardableResult
     public func signIn(email: String, password: String) -> Response<Void> {
-        output.writeLine("sign in as \(email.isEmpty ? "(no email)" : email)")
+        output.writeLine("sign in as \(email.isEmpty ? "(no email)" : InputEcho.display(email))")
         let (printed, resolver) = Response<Void>.pending(on: .immediate)
         viewModel.signIn(email: email, password: password).mainActor.onCompletion { _ in
             self.show()

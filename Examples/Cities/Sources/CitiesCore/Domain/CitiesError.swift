@@ -1,3 +1,5 @@
+import ExampleSupport
+
 /// Why a change to the list was refused. Each case says so in words for the user.
 public enum CitiesError: Error, Hashable, Sendable, CustomStringConvertible {
     /// No name was given.
@@ -14,8 +16,8 @@ public enum CitiesError: Error, Hashable, Sendable, CustomStringConvertible {
         switch self {
         case .emptyName: "Give the city's name, such as: add Paris"
         case .nameTooLong(let count): "That name has \(count) characters; the limit is \(City.maximumNameLength)."
-        case .alreadyListed(let name): "\(name) is already on the list."
-        case .notListed(let name): "\(name) is not on the list."
+        case .alreadyListed(let name): "\(InputEcho.display(name)) is already on the list."
+        case .notListed(let name): "\(InputEcho.display(name)) is not on the list."
         }
     }
 }

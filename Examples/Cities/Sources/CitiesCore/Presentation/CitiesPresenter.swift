@@ -1,3 +1,4 @@
+import ExampleSupport
 import ResponseKit
 
 /// Turns the answers of the cities use cases into what the ``CitiesView`` shows.
@@ -28,7 +29,9 @@ public final class CitiesPresenter {
     /// - Returns: a response that succeeds once the view is updated, whatever the outcome.
     @discardableResult
     public func presentAdded(_ response: Response<CitiesChange>) -> Response<Void> {
-        present(response) { change in Self.viewModel(for: change.cities, message: "Added \(change.city.name).") }
+        present(response) { change in
+            Self.viewModel(for: change.cities, message: "Added \(InputEcho.display(change.city.name)).")
+        }
     }
 
     /// Shows the list and `Deleted <city>.` once `response` is done.
@@ -37,7 +40,9 @@ public final class CitiesPresenter {
     /// - Returns: a response that succeeds once the view is updated, whatever the outcome.
     @discardableResult
     public func presentDeleted(_ response: Response<CitiesChange>) -> Response<Void> {
-        present(response) { change in Self.viewModel(for: change.cities, message: "Deleted \(change.city.name).") }
+        present(response) { change in
+            Self.viewModel(for: change.cities, message: "Deleted \(InputEcho.display(change.city.name)).")
+        }
     }
 
     /// The view model for `cities`.
@@ -50,7 +55,7 @@ public final class CitiesPresenter {
         guard !cities.isEmpty else {
             return CitiesViewModel(title: "No cities yet: add one, such as: add Paris", rows: [], message: message)
         }
-        let rows = cities.enumerated().map { index, city in "\(index + 1). \(city.name)" }
+        let rows = cities.enumerated().map { index, city in "\(index + 1). \(InputEcho.display(city.name))" }
         return CitiesViewModel(title: "Your cities (\(cities.count))", rows: rows, message: message)
     }
 

@@ -39,6 +39,10 @@ public final class CommandLoop {
     private let isInteractive: Bool
     private let handle: (String) -> Response<Step>
     private var isStarted = false
+    /// Whether a command was handed over and its response has not finished yet.
+    private var isCommandInFlight = false
+    /// The responses of ``finish()`` calls waiting for the command in flight.
+    private var waitingForCommand: [Resolver<Void>] = []
     /// Whether the loop has stopped: at the end of the input, after `quit`, or after ``finish()``.
     public private(set) var isFinished = false
 
@@ -76,10 +80,29 @@ public final class CommandLoop {
     }
 
     /// Stops the loop: no further command runs, and ``onFinish`` is called unless it already was.
-    public func finish() {
-        guard !isFinished else { return }
-        isFinished = true
-        onFinish()
+    ///
+    /// A command already handed over is not interrupted: a graceful shutdown waits for the
+    /// returned response, so that a command that was saving finishes (and says so) before the
+    /// process ends, instead of being cut off in the middle of a write.
+    ///
+    /// ```swift
+    /// func stop() -> Response<Void> {      // a service's stop
+    ///     loop.finish()                    // the app stops once the command in flight is shown
+    /// }
+    /// ```
+    ///
+    /// - Returns: a response that succeeds once no command is in flight: at once when none is,
+    ///   otherwise when the command's response finishes (succeeded or failed). It never fails.
+    @discardableResult
+    public func finish() -> Response<Void> {
+        if !isFinished {
+            isFinished = true
+            onFinish()
+        }
+        guard isCommandInFlight else { return .succeeded((), on: .immediate) }
+        let (idle, resolver) = Response<Void>.pending(on: .immediate)
+        waitingForCommand.append(resolver)
+        return idle
     }
 
     private func readNext() {
@@ -102,15 +125,26 @@ public final class CommandLoop {
         }
         let command = line.trimmingCharacters(in: .whitespaces)
         guard !command.isEmpty else { return readNext() }
-        if !isInteractive { output.writeLine("\(prompt)\(command)") }
+        isCommandInFlight = true  // before the echo, which a shutdown may follow at once
+        if !isInteractive { output.writeLine("\(prompt)\(InputEcho.display(command))") }
         handle(command).mainActor
             .onCompletion { step in
+                self.commandFinished()
                 if step == .quit { self.finish() } else { self.readNext() }
             }
             .onFailure { error in
                 self.output.writeLine("error: \(error)")
+                self.commandFinished()
                 self.readNext()
             }
+    }
+
+    /// The command in flight is shown: tells whoever waits for it in ``finish()``.
+    private func commandFinished() {
+        isCommandInFlight = false
+        let waiting = waitingForCommand
+        waitingForCommand = []
+        for resolver in waiting { resolver.succeed() }
     }
 }
 
@@ -124,7 +158,7 @@ extension CommandLoop.Step {
     /// - Returns: a done response: read the next command.
     @MainActor
     public static func unknown(_ command: TypedCommand, output: ConsoleOutput) -> Response<CommandLoop.Step> {
-        output.writeLine("Unknown command '\(command.name)'. Type 'help' for the commands.")
+        output.writeLine("Unknown command '\(InputEcho.display(command.name))'. Type 'help' for the commands.")
         return .succeeded(.next, on: .immediate)
     }
 

@@ -34,9 +34,9 @@ public enum AtomicFile {
     public static func write(_ data: Data, to path: String, permissions: mode_t = 0o644) throws(FileError) {
         let directory =
             (path as NSString).deletingLastPathComponent.isEmpty ? "." : (path as NSString).deletingLastPathComponent
-        try makeDirectory(directory)
+        try Directories.create(directory)
         let name = (path as NSString).lastPathComponent
-        let temporary = "\(directory)/.\(name).\(UUID().uuidString).tmp"
+        let temporary = "\(directory)/\(temporaryName(for: name, id: UUID()))"
 
         // O_EXCL: never write through a file (or a link) someone put at this name.
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, permissions)
@@ -60,6 +60,58 @@ public enum AtomicFile {
         try syncDirectory(directory)
     }
 
+    /// Removes the temporary files that writes to `path` left behind when the process was killed
+    /// in the middle (`kill -9`, a power cut): `.<name>.<UUID>.tmp` beside the file.
+    ///
+    /// Call it when the app starts, before it writes: a write of this process in flight would
+    /// lose its temporary file. The file itself is never touched, and neither is anything whose
+    /// name does not have exactly that form.
+    ///
+    /// ```swift
+    /// try AtomicFile.removeInterruptedWrites(of: "\(dataDirectory)/cities.json")
+    /// ```
+    ///
+    /// - Parameter path: the file that ``write(_:to:permissions:)`` writes.
+    /// - Returns: the names of the files removed.
+    /// - Throws: ``FileError`` when the directory exists but cannot be listed, or a leftover
+    ///   cannot be removed.
+    @discardableResult
+    public static func removeInterruptedWrites(of path: String) throws(FileError) -> [String] {
+        let directory =
+            (path as NSString).deletingLastPathComponent.isEmpty ? "." : (path as NSString).deletingLastPathComponent
+        let name = (path as NSString).lastPathComponent
+        guard let stream = opendir(directory) else {
+            if errno == ENOENT { return [] }
+            throw FileError(operation: "opendir", path: directory, code: errno)
+        }
+        defer { closedir(stream) }
+        var leftovers: [String] = []
+        while let entry = readdir(stream) {
+            let entryName = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
+                String(decoding: bytes.prefix(while: { $0 != 0 }), as: UTF8.self)
+            }
+            if isTemporaryName(entryName, for: name) { leftovers.append(entryName) }
+        }
+        for leftover in leftovers where unlink("\(directory)/\(leftover)") != 0 && errno != ENOENT {
+            throw FileError(operation: "unlink", path: "\(directory)/\(leftover)", code: errno)
+        }
+        return leftovers.sorted()
+    }
+
+    /// `.<name>.<UUID>.tmp`: hidden, and named after the file it will replace.
+    static func temporaryName(for name: String, id: UUID) -> String {
+        ".\(name).\(id.uuidString).tmp"
+    }
+
+    /// Whether `candidate` is a temporary file of a write to `name`.
+    static func isTemporaryName(_ candidate: String, for name: String) -> Bool {
+        let prefix = ".\(name)."
+        let suffix = ".tmp"
+        guard candidate.hasPrefix(prefix), candidate.hasSuffix(suffix) else { return false }
+        let middle = candidate.dropFirst(prefix.count).dropLast(suffix.count)
+        return UUID(uuidString: String(middle)) != nil
+    }
+
     /// Reads the whole file at `path`.
     ///
     /// - Parameter path: the file.
@@ -80,22 +132,6 @@ public enum AtomicFile {
             guard count >= 0 else { throw FileError(operation: "read", path: path, code: errno) }
             if count == 0 { return data }
             data.append(contentsOf: buffer[..<count])
-        }
-    }
-
-    private static func makeDirectory(_ directory: String) throws(FileError) {
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue {
-            return
-        }
-        do {
-            try FileManager.default.createDirectory(
-                atPath: directory,
-                withIntermediateDirectories: true,
-                attributes: [.posixPermissions: 0o700]
-            )
-        } catch {
-            throw FileError(operation: "mkdir", path: directory, code: errno == 0 ? EIO : errno)
         }
     }
 

@@ -33,7 +33,8 @@ public struct RegisterActivationApp: Sendable {
 
         let response = activate.execute(options.request)  // returns at once
         let progress = ProgressLine(
-            message: "Activating register \(options.request.registerNumber) of \(options.request.storeName)",
+            message:
+                "Activating register \(InputEcho.display(options.request.registerNumber)) of \(InputEcho.display(options.request.storeName))",
             output: output,
             isTerminal: isTerminal
         )

@@ -1,3 +1,5 @@
+import ExampleSupport
+
 /// Why a register was not activated. Each case says so in words a cashier understands.
 public enum RegisterActivationError: Error, Hashable, Sendable, CustomStringConvertible {
     /// A field of the form.
@@ -31,9 +33,9 @@ public enum RegisterActivationError: Error, Hashable, Sendable, CustomStringConv
         case .missingField(let field):
             "The \(field.rawValue) is empty: please fill it in."
         case .invalidRegisterNumber(let typed):
-            "\"\(typed)\" is not a register number: use a whole number such as 1."
+            "\"\(InputEcho.display(typed))\" is not a register number: use a whole number such as 1."
         case .unknownStore(let name):
-            "No store is called \"\(name)\": check the spelling."
+            "No store is called \"\(InputEcho.display(name))\": check the spelling."
         case .wrongCredentials:
             "Wrong login or password for this store."
         case .noSuchRegister(let number):

@@ -1,3 +1,5 @@
+import ExampleSupport
+
 /// What the interactor may ask of the "list contacts" presenter.
 @MainActor
 public protocol ListContactsPresentationLogic: AnyObject {
@@ -45,7 +47,8 @@ public final class ListContactsPresenter: ListContactsPresentationLogic {
                 viewModel: .init(isSelected: false, errorMessage: "Say which contact, such as: show 2"))
         case .failure(.notANumber(let typed)):
             viewController?.displaySelectContact(
-                viewModel: .init(isSelected: false, errorMessage: "\"\(typed)\" is not a row number, such as 2."))
+                viewModel: .init(
+                    isSelected: false, errorMessage: "\"\(InputEcho.display(typed))\" is not a row number, such as 2."))
         case .failure(.noSuchRow(let number, let rowCount)):
             let message =
                 rowCount == 0

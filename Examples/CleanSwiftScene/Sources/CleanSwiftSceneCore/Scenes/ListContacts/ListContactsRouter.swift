@@ -22,7 +22,9 @@ public protocol ListContactsDataPassing: AnyObject {
 public final class ListContactsRouter: ListContactsRoutingLogic, ListContactsDataPassing {
     /// The scene's data store: its interactor.
     public weak var dataStore: (any ListContactsDataStore)?
-    private let navigator: SceneNavigator
+    /// Weak, as a view controller's `navigationController` is: the navigator holds its scenes,
+    /// each scene its router, so a strong reference back would keep the whole stack alive.
+    private weak var navigator: SceneNavigator?
     private let output: ConsoleOutput
 
     /// Makes a router.
@@ -41,6 +43,7 @@ public final class ListContactsRouter: ListContactsRoutingLogic, ListContactsDat
         if let source = dataStore, let target = destination.router?.dataStore {
             passDataToShowContact(source: source, destination: target)
         }
+        guard let navigator else { return .succeeded((), on: .immediate) }  // the app is gone: nothing to show
         return navigator.push(destination)
     }
 

@@ -1,0 +1,56 @@
+import ExampleSupport
+import Foundation
+import Testing
+
+/// Every example's executable, run for real, answers `--help` and a bad command line alike
+/// (``ExampleSupport/CommandLineUsage``): help on standard output with status 0; a problem and
+/// the usage on standard error with status 64, and nothing on standard output. The demo's own
+/// documented status for a data directory it cannot use (73) is checked here too.
+@Suite(.serialized)
+struct ExecutablesUsageTests {
+    static let executables = [
+        "ResponseKitDemo", "RegisterActivation", "SignIn", "Cities", "Authentication", "CleanSwiftScene",
+    ]
+
+    @Test(arguments: executables)
+    func help_printsTheUsageOnStandardOutput_andExitsWithZero(executable: String) throws {
+        for option in ["--help", "-h"] {
+            let run = try ExecutableRun(executable, [option])
+
+            #expect(run.status == 0, "\(executable) \(option)")
+            #expect(run.standardOutput.hasPrefix("usage: \(executable)"), "\(executable) \(option)")
+            #expect(run.standardError.isEmpty, "\(executable) \(option)")
+        }
+    }
+
+    @Test(arguments: executables)
+    func aBadOption_printsTheProblemAndTheUsageOnStandardError_andExitsWith64(executable: String) throws {
+        let run = try ExecutableRun(executable, ["--bogus"])
+
+        #expect(run.status == 64)
+        #expect(run.standardOutput.isEmpty)
+        #expect(run.standardError.hasPrefix("\(executable): unknown option --bogus\nusage: \(executable)"))
+    }
+
+    @Test func aBadOption_isEchoedCutAndEscaped() throws {
+        let run = try ExecutableRun("Cities", ["--\u{1B}[2J" + String(repeating: "x", count: 10_000)])
+
+        #expect(run.status == 64)
+        #expect(!run.standardError.contains("\u{1B}"))
+        #expect(run.standardError.contains("…(10021 bytes)"))
+    }
+
+    @Test func theDemo_givenADataDirectoryItCannotCreate_exitsWith73_sayingWhy_andClaimsNothing() throws {
+        let directory = TemporaryDirectory()
+        try AtomicFile.write(Data("x".utf8), to: directory.path("plain"))
+
+        let run = try ExecutableRun("ResponseKitDemo", ["--data-dir", directory.path("plain/demo"), "add Paris"])
+
+        #expect(run.status == 73)
+        #expect(run.standardOutput.isEmpty)
+        #expect(
+            run.standardError.hasPrefix(
+                "ResponseKitDemo: cannot keep data in \(directory.path("plain/demo")) "
+                    + "(mkdir \(directory.path("plain")): Not a directory); nothing was started or saved."))
+    }
+}
