@@ -189,10 +189,10 @@ extension Response {
         var carried: ResponseCallback<Value>? = callback
         let action = withLock { machine, flagsOnUnlock in
             if observesFailure { flagsOnUnlock = ResponseFlags.failureObserved }
-            return register(carried.take().unsafelyUnwrapped, in: &machine, flagsOnUnlock: &flagsOnUnlock)
+            return register(&carried, in: &machine, flagsOnUnlock: &flagsOnUnlock)
         }
-        if case .deliverNow(let result, let callback) = consume action {
-            deliver(result, to: callback, context: &context)
+        if case .deliverNow(let result) = action {
+            deliver(result, to: carried.take().unsafelyUnwrapped, context: &context)
         }
     }
 
@@ -201,20 +201,21 @@ extension Response {
     /// queued behind a delivery so that the delivery ends under the lock.
     @inlinable @inline(__always)
     func register(
-        _ callback: consuming ResponseCallback<Value>,
+        _ callback: inout ResponseCallback<Value>?,
         in machine: inout ResponseStateMachine<Value>,
         flagsOnUnlock: inout UInt32
     ) -> ResponseStateMachine<Value>.RegisterAction {
         let deliveryFinished = rk_load_relaxed(word) & ResponseFlags.delivered != 0
-        let action = machine.register(callback, deliveryFinished: deliveryFinished)
+        let action = machine.register(&callback, deliveryFinished: deliveryFinished)
         if case .queuedBehindDelivery = action { flagsOnUnlock |= ResponseFlags.lateCallbacks }
         return action
     }
 
     /// Registers a blocking waiter; `false` (nothing registered) when the response is done.
     func addWaiter(_ waiter: BlockingWaiter) -> Bool {
+        var callback: ResponseCallback<Value>? = .waiter(waiter)
         let action = withLock { machine, flagsOnUnlock in
-            register(.waiter(waiter), in: &machine, flagsOnUnlock: &flagsOnUnlock)
+            register(&callback, in: &machine, flagsOnUnlock: &flagsOnUnlock)
         }
         if case .deliverNow = action { return false }
         return true

@@ -77,26 +77,31 @@ struct ResponseStateMachine<Value: Sendable> {
         case stored
         /// Queued behind the delivery under way: the completing thread runs it.
         case queuedBehindDelivery
-        /// The response is done: deliver it now, on the caller's thread. The callback comes back.
-        case deliverNow(Result<Value, any Error>, ResponseCallback<Value>)
+        /// The response is done: deliver it now, on the caller's thread (the callback was left
+        /// where it was).
+        case deliverNow(Result<Value, any Error>)
     }
 
+    /// Takes the callback out of `callback` when it stores it; leaves it there when the response
+    /// is done, for the caller to deliver. (Moved through an optional rather than passed and
+    /// handed back: the action stays small, and nothing is retained twice.)
+    ///
     /// - Parameter deliveryFinished: whether the `delivered` flag is set, which a delivery that
     ///   nobody joined sets without leaving `delivering` (see ``State/delivering(_:)``).
     @inlinable
-    mutating func register(_ callback: consuming ResponseCallback<Value>, deliveryFinished: Bool) -> RegisterAction {
+    mutating func register(_ callback: inout ResponseCallback<Value>?, deliveryFinished: Bool) -> RegisterAction {
         switch state {
         case .pending(var callbacks):
             state = .pending(.empty)  // drop our reference so the append does not copy
-            callbacks.append(callback)
+            callbacks.append(callback.take().unsafelyUnwrapped)
             state = .pending(callbacks)
             return .stored
         case .delivering(let outcome):
-            if deliveryFinished { return .deliverNow(outcome.result(as: Value.self), callback) }
-            makeExtras().late.append(callback)
+            if deliveryFinished { return .deliverNow(outcome.result(as: Value.self)) }
+            makeExtras().late.append(callback.take().unsafelyUnwrapped)
             return .queuedBehindDelivery
         case .done(let outcome):
-            return .deliverNow(outcome.result(as: Value.self), callback)
+            return .deliverNow(outcome.result(as: Value.self))
         }
     }
 
@@ -143,17 +148,17 @@ struct ResponseStateMachine<Value: Sendable> {
         case .pending(let callbacks):
             // Nothing to deliver: final at once, so that the completion takes the lock only once.
             if callbacks.isEmpty { state = .done(outcome) }
-            var links: ResponseLinks?
-            if upstream != nil || extras != nil {
-                links = ResponseLinks(upstream: upstream, extras: extras)
+            guard upstream != nil || extras != nil else { return .deliver(callbacks, links: nil) }
+            // The upstream moves out (taken, not copied: a chain does this once per step).
+            var links = ResponseLinks(upstream: upstream.take(), extras: extras)
+            if let extras {
                 if succeeded {
-                    links?.finalProgress = extras?.progress?.finish(succeeded: true)
+                    links.finalProgress = extras.progress?.finish(succeeded: true)
                 } else {
-                    _ = extras?.progress?.finish(succeeded: false)
+                    _ = extras.progress?.finish(succeeded: false)
                 }
-                upstream = nil
                 // Kept only for its progress, which `Response.progress` still reads.
-                extras = extras?.keepingOnlyProgress()
+                self.extras = extras.keepingOnlyProgress()
             }
             return .deliver(callbacks, links: links)
         case .delivering, .done:
