@@ -28,10 +28,11 @@ final class BoundedFanOut<Element: Sendable, Output: Sendable>: Sendable {
     private enum Finish {
         /// Stopped already: nothing to do.
         case ignore
-        /// A success; `progress` is the fraction of elements that succeeded.
-        case succeeded(progress: Double, mustPump: Bool)
+        /// A success; `progress` is the fraction of elements that succeeded; `mustPump`: nobody
+        /// else is starting responses.
+        case succeeded(Output, progress: Double, mustPump: Bool)
         /// The first failure: cancel `others`, fail the result.
-        case failed(others: [Response<Output>])
+        case failed(any Error, others: [Response<Output>])
     }
 
     private let elements: [Element]
@@ -109,29 +110,27 @@ final class BoundedFanOut<Element: Sendable, Output: Sendable>: Sendable {
             _ = response.removeClaim()  // done: only the count changes
             state.running -= 1
             switch result {
-            case .success:
+            case .success(let value):
                 state.succeeded += 1
                 let mustPump = !state.isPumping
                 state.isPumping = true
-                return .succeeded(progress: Double(state.succeeded) / Double(elements.count), mustPump: mustPump)
-            case .failure:
-                return .failed(others: stopAll(&state))
+                return .succeeded(value, progress: Double(state.succeeded) / Double(elements.count), mustPump: mustPump)
+            case .failure(let error):
+                return .failed(error, others: stopAll(&state))
             }
         }
-        switch (finish, result) {
-        case (.ignore, _):
+        switch finish {
+        case .ignore:
             return
-        case (.succeeded(let progress, let mustPump), .success(let value)):
+        case .succeeded(let value, let progress, let mustPump):
             if let all = values.store(value, at: index) {
                 combined.complete(with: .success(all), chainedIn: &context)
                 return
             }
             combined.reportProgress(progress)
             if mustPump { pump() }
-        case (.failed(let others), .failure(let error)):
+        case .failed(let error, let others):
             fail(with: error, others: others)
-        default:
-            preconditionFailure("BoundedFanOut: a finish that does not match its result")
         }
     }
 
