@@ -3,7 +3,7 @@ import ResponseKit
 /// Records every diagnostic ResponseKit reports in the process, for tests that check what was
 /// reported (a failure nobody observed, a response resolved twice).
 ///
-/// ``ResponseKit/ResponseDiagnostics/handler`` is one hook for the whole process, and
+/// `ResponseDiagnostics.handler` is one hook for the whole process, and
 /// `swift test` runs every test target in one process: two targets that each set the handler to
 /// a recorder of their own replace each other's, and one of them misses what it looks for. So
 /// every test target uses this one recorder, installed once, the first time ``shared`` is read.
@@ -18,7 +18,7 @@ import ResponseKit
 /// }
 /// ```
 ///
-/// A test that sets ``ResponseKit/ResponseDiagnostics/handler`` itself must put back the one it
+/// A test that sets `ResponseDiagnostics.handler` itself must put back the one it
 /// found, so that recording goes on after it.
 public final class DiagnosticsRecorder: Sendable {
     /// The process's recorder; reading it the first time installs it as the diagnostics handler.
