@@ -132,6 +132,9 @@ extension ServiceManager {
             let failure = ServiceFailure(serviceName: entry.name, step: .start, error: CancellationError())
             if startResolver != nil { startFailures.append(failure) }
             entry.started.fail(failure)
+            // Its registration's response counts its failure as observed (see `makeStepResponse`),
+            // so the handler must hear of it: nothing else would say that the service never ran.
+            report(failure)
         }
     }
 }

@@ -120,5 +120,7 @@ struct ServiceManagerStopTests {
         let skipped = await outcome(of: bed.registrations["c"]!).failure as? ServiceFailure
         #expect(skipped?.isSkipped == true)
         #expect(skipped?.description == "c was not started: the manager began stopping first")
+        // The failure handler hears of it too: a caller that dropped c's registration learns it there.
+        #expect(bed.reportedDescriptions == ["c was not started: the manager began stopping first"])
     }
 }

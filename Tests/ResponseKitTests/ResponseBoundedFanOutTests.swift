@@ -171,6 +171,25 @@ struct ResponseBoundedFanOutTests {
         }
     }
 
+    @Test func aFailedResponseMadeAfterTheFanOutStopped_isNotReportedAsUnobserved() throws {
+        startRecordingDiagnostics()
+        let (first, firstResolver) = Response<Int>.pending(on: .immediate)
+        let result = Recorder<Response<[Int]>>()  // the fan-out, for the factory to cancel
+        let lateLine = Recorder<UInt>()
+        let values = Response.all(0..<2, maxInFlight: 1, on: .immediate) { index -> Response<Int> in
+            guard index == 1 else { return first }
+            result.values.first?.cancel()  // the fan-out stops while this factory runs
+            lateLine.record(#line + 1)
+            return Response<Int>.failed(TestError(code: 7), on: .immediate)
+        }
+        result.record(values)
+        firstResolver.succeed(1)  // starts element 1, whose factory cancels the fan-out
+
+        #expect(values.isCancelled)
+        let line = try #require(lateLine.values.first)
+        #expect(diagnostics(forResponseCreatedAt: line).isEmpty, "the fan-out's cancellation stands for it")
+    }
+
     // MARK: - Delivery and progress
 
     @Test func deliversOnItsExecutor() {

@@ -98,7 +98,11 @@ final class BoundedFanOut<Element: Sendable, Output: Sendable>: Sendable {
             return true
         }
         guard admitted else {
-            response.releaseClaim()  // stopped meanwhile: cancels it, unless someone else waits on it
+            // Stopped meanwhile: nobody will look at its outcome, which the fan-out's own failure
+            // or cancellation already stands for, so a failure of its own is not reported as
+            // unobserved against the factory; then cancel it, unless someone else waits on it.
+            response.markFailureObserved()
+            response.releaseClaim()
             return
         }
         response.register(.observer { result, completion in self.finished(index, with: result, context: &completion) })
