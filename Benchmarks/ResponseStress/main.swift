@@ -16,21 +16,39 @@ func report(_ line: String) {
     FileHandle.standardOutput.write(Data((line + "\n").utf8))
 }
 
-/// Runs `bodies` at once, each on its own thread, and waits for all.
+/// Runs `bodies` at once, each on its own thread, and waits for all. Each body is released (with
+/// everything it captured) before its thread says it is done, so when `race` returns nothing of
+/// the round is held by a thread that has not exited yet.
 func race(_ bodies: [@Sendable () -> Void]) {
     let start = DispatchSemaphore(value: 0)
     let done = DispatchGroup()
     for body in bodies {
         done.enter()
+        let slot = BodySlot(body)
         let thread = Thread {
             start.wait()
-            body()
+            slot.runOnce()
             done.leave()
         }
         thread.start()
     }
     for _ in bodies { start.signal() }
     done.wait()
+}
+
+/// A body that runs once and is then let go, so that its captures die with the call.
+final class BodySlot: @unchecked Sendable {
+    // Safety: `body` is read and written only while `lock` is held.
+    private var body: (@Sendable () -> Void)?
+    private let lock = NSLock()
+    init(_ body: @escaping @Sendable () -> Void) { self.body = body }
+    func runOnce() {
+        lock.lock()
+        let taken = body
+        body = nil
+        lock.unlock()
+        taken?()
+    }
 }
 
 /// Counts events per response slot.
@@ -101,6 +119,25 @@ final class Gauges: @unchecked Sendable {
 }
 
 struct StressError: Error {}
+
+/// An object that counts how many of its kind are alive, so a scenario can prove each value a
+/// response stored was released exactly once: never leaked, never freed twice.
+final class Tracked: Sendable {
+    static let alive = Counts(1)
+    let id: Int
+    init(_ id: Int) {
+        self.id = id
+        Tracked.alive.add(0)
+    }
+    deinit { Tracked.alive.add(0, -1) }
+}
+
+/// Too large for a response's inline value words: stored boxed.
+struct LargeValue: Sendable {
+    let a: Int
+    let b: Int
+    let object: Tracked
+}
 
 let failureCount = Counts(1)
 func check(_ condition: Bool, _ message: @autoclosure () -> String) {
@@ -271,6 +308,42 @@ let scenarios: [Scenario] = [
         }
         return batch * (width * 2 + 2) + batch / 2 + batch / 3
     },
+    Scenario(name: "values that own memory (an object inline, a large struct boxed): resolve, cancel, read") { batch in
+        let objects = (0..<batch).map { _ in Response<Tracked>.pending(on: .immediate) }
+        let larges = (0..<batch).map { _ in Response<LargeValue>.pending(on: .immediate) }
+        let seen = Counts(batch)
+        let mismatches = Counts(1)
+        race([
+            {
+                for (index, pair) in objects.enumerated() { pair.resolver.succeed(Tracked(index)) }
+                for (index, pair) in larges.enumerated() {
+                    pair.resolver.succeed(LargeValue(a: index, b: -index, object: Tracked(index)))
+                }
+            },
+            {
+                for (index, pair) in objects.enumerated() where index % 2 == 0 { pair.response.cancel() }
+                for (index, pair) in larges.enumerated() where index % 2 == 1 { pair.response.cancel() }
+            },
+            {
+                for (index, pair) in objects.enumerated() {
+                    pair.response.onCompletion { object in if object.id != index { mismatches.add(0) } }
+                    if let object = try? pair.response.value, object.id == index { seen.add(index) }
+                }
+                for (index, pair) in larges.enumerated() {
+                    if let value = try? pair.response.value {
+                        if value.a != index || value.b != -index || value.object.id != index { mismatches.add(0) }
+                    }
+                }
+            },
+        ])
+        for index in 0..<batch {
+            check(objects[index].response.isDone && larges[index].response.isDone, "response \(index) not done")
+            let object = try? objects[index].response.value
+            check((object != nil) == (seen[index] == 1), "object response \(index): reads disagree")
+        }
+        check(mismatches[0] == 0, "\(mismatches[0]) values came back changed")
+        return batch * 6
+    },
     Scenario(name: "chains cancelled mid-flight") { batch in
         let heads = (0..<batch).map { _ in Response<Int>.pending(on: .immediate) }
         let tails = heads.map { head -> Response<Int> in
@@ -340,6 +413,8 @@ for scenario in scenarios {
         while operations < target {
             operations += scenario.round(batch)
             rounds += 1
+            // Every value a round's responses stored is gone with them: released once, none leaked.
+            check(Tracked.alive[0] == 0, "\(Tracked.alive[0]) tracked values outlived their responses")
         }
     }
     report(

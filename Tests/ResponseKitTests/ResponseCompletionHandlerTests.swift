@@ -191,6 +191,19 @@ struct ResponseCompletionHandlerTests {
         #expect(diagnostics(forResponseCreatedAt: creationLine).map(\.kind) == [.abandoned])
     }
 
+    @Test func aHandlerTheAPIKeeps_doesNotKeepTheFinishedResponse() {
+        let kept = Recorder<@Sendable (Int?, (any Error)?) -> Void>()  // an API that never lets go
+        weak var weakResponse: Response<Int>?
+        do {
+            let response = Response<Int>.wrap(on: .immediate) { handler in kept.record(handler) }
+            weakResponse = response
+            kept.values[0](1, nil)
+            #expect(response.isSuccessful)
+        }
+        #expect(kept.count == 1, "the API still holds its handler")
+        #expect(weakResponse == nil, "only the value is kept for a later report, not the response")
+    }
+
     // MARK: - Cancellation reaches the call
 
     @Test func cancellingTheResponse_cancelsTheHandleTheCallReturned() {

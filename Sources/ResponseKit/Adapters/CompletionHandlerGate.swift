@@ -6,12 +6,24 @@
 /// drops its handler without calling it releases the last resolver, and the response fails with
 /// ``ResponseError/abandoned`` (reported with the `wrap` site) instead of waiting forever.
 final class CompletionHandlerGate<Value: Sendable>: Sendable {
-    private let resolver: LockedBox<Resolver<Value>?>
-    private let response: Response<Value>
+    /// What the gate keeps: the resolver until the first call, then what that call said, for the
+    /// report of a later one. Not the response: a wrapped API may keep its handler long after the
+    /// response is done, and the response (its callbacks' captures, its links) should not live
+    /// that long.
+    private struct State: Sendable {
+        var resolver: Resolver<Value>?
+        var firstValue: Value?
+        var firstFailure: String?
+    }
 
-    init(_ resolver: Resolver<Value>) {
-        self.resolver = LockedBox.make(resolver)
-        response = resolver.response
+    private let state: LockedBox<State>
+    private let file: StaticString
+    private let line: UInt
+
+    init(_ resolver: Resolver<Value>, file: StaticString, line: UInt) {
+        state = LockedBox.make(State(resolver: resolver))
+        self.file = file
+        self.line = line
     }
 
     /// The completion handler was called: finishes the response on the first call, reports any
@@ -22,7 +34,7 @@ final class CompletionHandlerGate<Value: Sendable>: Sendable {
             report("had its completion handler called again, with \(Response.summary(of: result))")
             return
         }
-        resolver.resolveIfPending(with: result)
+        if resolver.resolveIfPending(with: result) { record(result) }
     }
 
     /// The wrapped call threw: fails the response, unless the handler finished it already.
@@ -31,25 +43,38 @@ final class CompletionHandlerGate<Value: Sendable>: Sendable {
             report("had its wrapped call throw \(error) after its completion handler was called")
             return
         }
-        resolver.resolveIfPending(with: .failure(error))
+        if resolver.resolveIfPending(with: .failure(error)) { record(.failure(error)) }
     }
 
-    /// The resolver on the first call, `nil` after.
+    /// The resolver on the first call; `nil` after.
     private func takeResolver() -> Resolver<Value>? {
-        resolver.withLock { resolver in
-            defer { resolver = nil }
-            return resolver
+        state.withLock { state in
+            defer { state.resolver = nil }
+            return state.resolver
+        }
+    }
+
+    /// Keeps what the first call resolved the response with, for the report of a later call: the
+    /// value itself, or a failure's description (an error need not be `Sendable`).
+    private func record(_ result: Result<Value, any Error>) {
+        state.withLock { state in
+            switch result {
+            case .success(let value): state.firstValue = value
+            case .failure(let error): state.firstFailure = Response<Value>.summary(of: .failure(error))
+            }
         }
     }
 
     private func report(_ what: String) {
-        let stands = response.currentResult.map { "the first result (\(Response.summary(of: $0))) stands" }
+        let first = state.withLock { state in
+            state.firstValue.map { Response<Value>.summary(of: .success($0)) } ?? state.firstFailure
+        }
+        let stands = first.map { "the first result (\($0)) stands" } ?? "the response's first result stands"
         ResponseDiagnostics.report(
             .resolvedTwice,
-            "\(Response<Value>.self) made by wrap at \(response.file):\(response.line) \(what); "
-                + (stands ?? "the first call's result stands"),
-            file: response.file,
-            line: response.line
+            "\(Response<Value>.self) made by wrap at \(file):\(line) \(what); \(stands)",
+            file: "\(file)",
+            line: line
         )
     }
 }

@@ -169,7 +169,8 @@ extension Response {
     /// something that can stop it: cancelling the response cancels the call.
     ///
     /// ```swift
-    /// let next = Response<Int>.wrap { handler in ResponseCancellation(store.observe("count", completion: handler)) }
+    /// // func fetchCount(completion: @escaping (Int) -> Void) -> () -> Void   (returns "stop")
+    /// let count = Response<Int>.wrap { handler in ResponseCancellation(counter.fetchCount(completion: handler)) }
     /// ```
     ///
     /// - Parameters:
@@ -198,7 +199,7 @@ extension Response {
         _ start: (CompletionHandlerGate<Value>) throws -> (any ResponseCancellable)?
     ) -> Response<Value> {
         let response = Response(pendingOn: executor, file: file, line: line)
-        let gate = CompletionHandlerGate(Resolver(response))
+        let gate = CompletionHandlerGate(Resolver(response), file: file, line: line)
         do {
             if let handle = try start(gate) { response.addCancellationHandler { handle.cancel() } }
         } catch {

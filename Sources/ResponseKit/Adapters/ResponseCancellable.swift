@@ -28,8 +28,8 @@ extension Task: ResponseCancellable {}
 /// such a closure instead of an object.
 ///
 /// ```swift
-/// // func observe(_ key: String, completion: @escaping (Int) -> Void) -> () -> Void   (returns "stop")
-/// let next = Response<Int>.wrap { handler in ResponseCancellation(store.observe("count", completion: handler)) }
+/// // func fetchCount(completion: @escaping (Int) -> Void) -> () -> Void   (calls back once; returns "stop")
+/// let count = Response<Int>.wrap { handler in ResponseCancellation(counter.fetchCount(completion: handler)) }
 /// ```
 public struct ResponseCancellation: ResponseCancellable {
     private let action: @Sendable () -> Void

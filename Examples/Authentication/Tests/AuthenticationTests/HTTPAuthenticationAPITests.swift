@@ -126,10 +126,23 @@ struct HTTPAuthenticationAPITests {
     }
 
     @Test func aServerSlowerThanTheTimeout_failsWithTimedOut_andTheRequestIsDropped() throws {
-        try withServer(["POST /token": .json(200, Self.adaToken).held()], timeout: .milliseconds(500)) { server, api in
-            #expect(throws: AuthenticationError.timedOut) { try answer(api.fetchToken(.ada)) }
-            #expect(server.waitForClosedConnection(), "the client must close the connection it gave up on")
-        }
+        // The gateway's own limit, on a manual clock: a minute, so that URLSession's backstop
+        // (the limit plus a second) cannot be what ends the request within this test's bounds.
+        let scheduler = ManualScheduler()
+        let server = try LoopbackHTTPServer(routes: ["POST /token": .json(200, Self.adaToken).held()])
+        defer { #expect(server.stop(), "the loopback server's threads did not end") }
+        let api = HTTPAuthenticationAPI(
+            baseURL: server.baseURL, timeout: .seconds(60), scheduler: scheduler, executor: .immediate)
+
+        let response = api.fetchToken(.ada)
+        try #require(server.waitForRequest(), "the server never received the request")
+        #expect(!response.isDone, "the server holds its answer")
+
+        _ = scheduler.advance(by: .seconds(60))
+
+        #expect(response.isDone, "the limit passed: the response fails at once, not when URLSession gives up")
+        #expect(throws: AuthenticationError.timedOut) { try answer(response) }
+        #expect(server.waitForClosedConnection(), "the client must close the connection it gave up on")
     }
 
     @Test func cancellingMidRequest_failsWithCancellation_only_andClosesTheConnection() throws {
