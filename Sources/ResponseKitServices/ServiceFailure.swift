@@ -39,10 +39,11 @@ public struct ServiceFailure: Error, Sendable, CustomStringConvertible {
     /// What the service was asked to do.
     public let step: Step
     /// Why it failed: the error the service's response failed with; `ResponseError.deadlineExceeded`
-    /// when it did not answer in time; `CancellationError` when the service was never started because
+    /// when it did not answer within the manager's limit (then ``timeout`` says which), or when
+    /// its own response failed so; `CancellationError` when the service was never started because
     /// the manager began stopping first.
     public let error: any Error
-    /// The limit the service missed, when ``isTimeout``.
+    /// The manager's limit the service missed; `nil` when it answered, if only with a failure.
     public let timeout: Duration?
 
     /// Makes a failure; the manager makes them, tests of a failure handler may too.
@@ -59,12 +60,11 @@ public struct ServiceFailure: Error, Sendable, CustomStringConvertible {
         self.timeout = timeout
     }
 
-    /// Whether the service did not answer in time: its error is `ResponseError.deadlineExceeded`
-    /// (what the manager reports), or `ResponseError.timedOut` (in a failure made by hand, as
-    /// before the two were told apart).
+    /// Whether the service did not answer within the manager's limit, ``timeout``. A service
+    /// whose own response fails with `ResponseError.deadlineExceeded` (its own `timeout(after:)`)
+    /// answered: that is a failure, not a missed limit.
     public var isTimeout: Bool {
-        guard let error = error as? ResponseError else { return false }
-        return error == .deadlineExceeded || error == .timedOut
+        timeout != nil
     }
 
     /// Whether the service was never asked to start, because the manager began stopping first.

@@ -37,14 +37,14 @@ extension ServiceManager {
         let broadcast = Broadcast(recipients: recipients.count, resolver: resolver)
         for (index, entry) in recipients.enumerated() {
             let answer = entry.service.handle(event)
-            awaitAnswer(answer, within: timeouts.event) { [self] result in
+            awaitAnswer(answer, within: timeouts.event) { [self] result, missedTheLimit in
                 var failure: ServiceFailure?
                 if case .failure(let error) = result {
                     failure = ServiceFailure(
                         serviceName: entry.name,
                         step: .event(event),
                         error: error,
-                        timeout: (error as? ResponseError) == .deadlineExceeded ? timeouts.event : nil
+                        timeout: missedTheLimit ? timeouts.event : nil
                     )
                 }
                 broadcast.record(failure, at: index)

@@ -90,7 +90,7 @@ extension ServiceManager {
         entry.status = .starting
         entryStarting = entry
         let response = entry.service.start()
-        awaitAnswer(response, within: timeouts.start) { [self] result in
+        awaitAnswer(response, within: timeouts.start) { [self] result, missedTheLimit in
             entryStarting = nil
             switch result {
             case .success:
@@ -102,7 +102,7 @@ extension ServiceManager {
                     serviceName: entry.name,
                     step: .start,
                     error: error,
-                    timeout: (error as? ResponseError) == .deadlineExceeded ? timeouts.start : nil
+                    timeout: missedTheLimit ? timeouts.start : nil
                 )
                 if startResolver != nil { startFailures.append(failure) }
                 entry.started.fail(failure)

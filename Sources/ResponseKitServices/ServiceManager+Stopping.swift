@@ -45,14 +45,14 @@ extension ServiceManager {
         }
         entry.status = .stopping
         let response = entry.service.stop()
-        awaitAnswer(response, within: timeouts.stop) { [self] result in
+        awaitAnswer(response, within: timeouts.stop) { [self] result, missedTheLimit in
             entry.status = .stopped
             if case .failure(let error) = result {
                 let failure = ServiceFailure(
                     serviceName: entry.name,
                     step: .stop,
                     error: error,
-                    timeout: (error as? ResponseError) == .deadlineExceeded ? timeouts.stop : nil
+                    timeout: missedTheLimit ? timeouts.stop : nil
                 )
                 stopFailures.append(failure)
                 report(failure)

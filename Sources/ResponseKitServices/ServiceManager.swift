@@ -167,12 +167,16 @@ public final class ServiceManager {
     /// Waits for `response` at most `timeout`, then calls `body` on the main actor with its
     /// result, or with `ResponseError.deadlineExceeded` after cancelling it. Exactly once.
     ///
+    /// `body`'s second argument says whether the manager's own limit ran out: a service whose
+    /// response fails with a `deadlineExceeded` of its own (its own `timeout(after:)`) did not
+    /// miss the manager's limit, and is not reported as if it had.
+    ///
     /// `body` may run before this method returns, when the response is already done and
     /// delivers inline; callers do nothing after calling it.
     func awaitAnswer(
         _ response: Response<Void>,
         within timeout: Duration,
-        then body: @escaping @MainActor (Result<Void, any Error>) -> Void
+        then body: @escaping @MainActor (_ result: Result<Void, any Error>, _ missedTheLimit: Bool) -> Void
     ) {
         let deadline = timer.timeout(after: timeout)
         var isAnswered = false
@@ -180,13 +184,13 @@ public final class ServiceManager {
             guard !isAnswered else { return }
             isAnswered = true
             deadline.cancel()
-            body(result)
+            body(result, false)
         }
         deadline.mainActor.onCompletion { _ in
             guard !isAnswered else { return }
             isAnswered = true
             response.cancel()
-            body(.failure(ResponseError.deadlineExceeded))
+            body(.failure(ResponseError.deadlineExceeded), true)
         }
     }
 }

@@ -69,6 +69,21 @@ struct ServiceManagerStopTests {
         #expect(bed.reportedDescriptions == ["b failed to stop: scripted failure"])
     }
 
+    @Test func aServiceWhoseOwnDeadlinePasses_failedToStop_butDidNotMissTheManagersLimit() async throws {
+        try bed.service("a")
+        let service = try bed.service("b", stop: .hold)
+        try await bed.startAll()
+
+        let stopping = bed.manager.stop()
+        _ = await outcome(of: service.called("stop"))
+        service.held["stop"]?.fail(ResponseError.deadlineExceeded)  // its own timeout(after:), say
+
+        #expect(await outcome(of: stopping).failedServiceNames == ["b"])
+        #expect(bed.reported.first?.isTimeout == false)
+        #expect(bed.reported.first?.timeout == nil)
+        #expect(bed.reportedDescriptions == ["b failed to stop: \(ResponseError.deadlineExceeded)"])
+    }
+
     @Test func stopGivesUpOnAHangingService_afterTheStopTimeout_andStopsTheOthers() async throws {
         try bed.service("a")
         let hanging = try bed.service("b", stop: .hold)
