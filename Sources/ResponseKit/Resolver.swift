@@ -135,8 +135,7 @@ final class ResolverHandle: Sendable {
     }
 
     deinit {
-        // The state word is a response's first stored property (see `Response.word`).
-        let flags = rk_load_acquire(_getUnsafePointerToStoredProperties(response).assumingMemoryBound(to: rk_word.self))
+        let flags = rk_load_acquire(ResponseLayout.word(of: response))
         if flags & ResponseFlags.done == 0 { (response as? any AbandonableResponse)?.abandonIfPending() }
     }
 }

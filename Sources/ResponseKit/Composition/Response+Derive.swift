@@ -19,7 +19,7 @@ extension Response {
     func makeDerived<T: Sendable>(file: StaticString, line: UInt) -> Response<T> {
         addClaim()
         let derived = Response<T>(pendingOn: executor, file: file, line: line)
-        derived.machine.upstream = self  // not shared yet: no lock needed
+        derived.machine.setUpstreamBeforeSharing(ResponseUpstream(self))  // not shared yet: no lock needed
         return derived
     }
 

@@ -53,24 +53,26 @@ import Dispatch
 // machine; or, by the completing thread, with a compare-and-swap that succeeds only while the
 // lock is free and no callback was queued behind the delivery, and a `delivering` machine whose
 // flag is set is not written again (`register` then delivers at once; the other transitions
-// write only `pending` machines). So such a read cannot overlap a write. The other stored
-// properties are `let` and `Sendable`. The thread sanitizer, which sees these atomics, checks
-// this in CI.
+// write only `pending` machines). So such a read cannot overlap a write. The one other read of
+// `machine` without the lock is `executor`'s read of the linkage of a response whose executor is
+// neither `.main` nor `.immediate`; its comment shows that no write can overlap it. The other
+// stored properties are `let`: two integers, and a pointer to immutable static text. The thread
+// sanitizer, which sees these atomics, checks this in CI.
 public final class Response<Value: Sendable>: @unchecked Sendable {
     /// The producer's handle on a pending response. The same type as ``ResponseKit/Resolver``.
     public typealias Resolver = ResponseKit.Resolver<Value>
 
-    /// Lock, flags and claim count, through C11 atomics only. Must stay the first stored property
-    /// (see `word`).
-    @usableFromInline var stateWord: rk_word
-    /// The creation site's line (here, where it fills what would be padding).
-    @usableFromInline let creationLine: UInt32
+    // The stored properties' order is the layout `ResponseLayout` describes: change them together.
+
     /// The response's life; only under the lock (see `withLock`).
     @usableFromInline @exclusivity(unchecked) var machine: ResponseStateMachine<Value>
-
-    /// Where callbacks run.
-    public let executor: ResponseExecutor
-
+    /// The executor's kind (`ResponseLayout.ExecutorKind`) in the low 2 bits, the creation line's
+    /// bits 16 to 21 above.
+    @usableFromInline let executorKindAndLineHigh: UInt8
+    /// The creation line's low 16 bits.
+    @usableFromInline let creationLineLow: UInt16
+    /// Lock, flags and claim count, through C11 atomics only, by address (see `word`).
+    @usableFromInline var stateWord: rk_word
     /// The creation site's file name: a pointer to the static, NUL-terminated `#fileID` text.
     @usableFromInline let creationFile: UnsafeRawPointer?
 
@@ -82,11 +84,23 @@ public final class Response<Value: Sendable>: @unchecked Sendable {
         file: StaticString,
         line: UInt
     ) {
+        let kind: UInt8
+        switch executor.kind {
+        case .main:
+            kind = ResponseLayout.ExecutorKind.main
+            machine = ResponseStateMachine(state: state, linkage: .none)
+        case .immediate:
+            kind = ResponseLayout.ExecutorKind.immediate
+            machine = ResponseStateMachine(state: state, linkage: .none)
+        case .queue, .custom:
+            kind = ResponseLayout.ExecutorKind.elsewhere
+            machine = ResponseStateMachine(state: state, linkage: .extras(ResponseExtras(executor: executor)))
+        }
+        let recordedLine = line <= ResponseLayout.maximumLine ? line : 0
+        executorKindAndLineHigh = kind | UInt8(truncatingIfNeeded: recordedLine >> 16) << 2
+        creationLineLow = UInt16(truncatingIfNeeded: recordedLine)
         let isTracked = rk_tracking_enabled() && flags & ResponseFlags.done == 0
         stateWord = rk_word_make(isTracked ? flags | ResponseFlags.tracked : flags)
-        creationLine = UInt32(truncatingIfNeeded: line)
-        machine = ResponseStateMachine(state: state)
-        self.executor = executor
         creationFile = file.hasPointerRepresentation ? UnsafeRawPointer(file.utf8Start) : nil
         if isTracked { ResponseTracking.track(self) }
     }
@@ -140,8 +154,23 @@ public final class Response<Value: Sendable>: @unchecked Sendable {
         return String(cString: creationFile.assumingMemoryBound(to: CChar.self))
     }
 
-    /// The line that created the response.
-    public var line: UInt { UInt(creationLine) }
+    /// The line that created the response (0 past line 4,194,303 of a file).
+    public var line: UInt { UInt(executorKindAndLineHigh >> 2) << 16 | UInt(creationLineLow) }
+
+    /// Where callbacks run: ``ResponseExecutor/main`` unless the producer picked another.
+    @inlinable
+    public var executor: ResponseExecutor {
+        // The main queue and inline are told by the response's own bits. Any other executor lives
+        // in the extras, which the response gets in `init`, before it is shared, and a response
+        // whose extras hold an executor never writes its linkage again (the machine's transitions
+        // write it only from `.none` or `.upstream`, and `complete` leaves extras that hold an
+        // executor in place), so this read without the lock cannot overlap a write.
+        switch executorKindAndLineHigh & ResponseLayout.ExecutorKind.mask {
+        case ResponseLayout.ExecutorKind.main: .main
+        case ResponseLayout.ExecutorKind.immediate: .immediate
+        default: machine.elsewhereExecutor
+        }
+    }
 
     // MARK: - Making responses
 

@@ -22,17 +22,26 @@ struct ResponseStateMachine<Value: Sendable> {
         case done(ResponseOutcome)
     }
 
+    // The order of these two is part of the response's layout: the linkage word first, then the
+    // state, whose tag byte ends the machine at 25 bytes, so that the response's small fields fill
+    // the rest of its last word (see `ResponseLayout`).
+
+    /// What the response is tied to besides its callbacks: the response it holds a claim on, or
+    /// its extras.
+    @usableFromInline var linkage: ResponseLinkage<Value>
     @usableFromInline var state: State
-    /// The first response this one holds a claim on (composition), while pending.
-    @usableFromInline var upstream: (any ClaimHolder)?
-    /// What is rarely needed: cancellation handlers, further claims, late callbacks.
-    @usableFromInline var extras: ResponseExtras<Value>?
 
     @inlinable
-    init(state: State) {
+    init(state: State, linkage: ResponseLinkage<Value>) {
+        self.linkage = linkage
         self.state = state
-        upstream = nil
-        extras = nil
+    }
+
+    /// The rarely used part, when it was needed.
+    @inlinable
+    var extras: ResponseExtras<Value>? {
+        if case .extras(let extras) = linkage { return extras }
+        return nil
     }
 
     /// A copy of the result, if there is one.
@@ -148,19 +157,27 @@ struct ResponseStateMachine<Value: Sendable> {
         case .pending(let callbacks):
             // Nothing to deliver: final at once, so that the completion takes the lock only once.
             if callbacks.isEmpty { state = .done(outcome) }
-            guard upstream != nil || extras != nil else { return .deliver(callbacks, links: nil) }
-            // The upstream moves out (taken, not copied: a chain does this once per step).
-            var links = ResponseLinks(upstream: upstream.take(), extras: extras)
-            if let extras {
+            switch linkage {
+            case .none:
+                return .deliver(callbacks, links: nil)
+            case .upstream:
+                // Moved out (swapped, not copied: a chain does this once per step).
+                var previous = ResponseLinkage<Value>.none
+                swap(&linkage, &previous)
+                guard case .upstream(let upstream) = previous else { preconditionFailure() }
+                return .deliver(callbacks, links: ResponseLinks(upstream: upstream))
+            case .extras(let extras):
+                var links = ResponseLinks(extras: extras)
                 if succeeded {
                     links.finalProgress = extras.progress?.finish(succeeded: true)
                 } else {
                     _ = extras.progress?.finish(succeeded: false)
                 }
-                // Kept only for its progress, which `Response.progress` still reads.
-                self.extras = extras.keepingOnlyProgress()
+                // Kept for what outlives the result: the executor, the progress `Response.progress`
+                // still reads. (With an executor the linkage is never written: see `Response.executor`.)
+                if !extras.shedLinks() { linkage = .none }
+                return .deliver(callbacks, links: links)
             }
-            return .deliver(callbacks, links: links)
         case .delivering, .done:
             preconditionFailure("ResponseKit: a response with a result was completed again")
         }
@@ -185,7 +202,6 @@ struct ResponseStateMachine<Value: Sendable> {
             extras.late = .empty
             return .deliverLate(late)
         }
-        extras = extras?.keepingOnlyProgress()
         state = .done(outcome)  // the slot's bits move: the machine still owns the value once
         return .finished
     }
@@ -197,12 +213,29 @@ struct ResponseStateMachine<Value: Sendable> {
     @inlinable
     mutating func addUpstream(_ upstream: any ClaimHolder) -> Bool {
         guard case .pending = state else { return false }
-        if self.upstream == nil {
-            self.upstream = upstream
-        } else {
+        switch linkage {
+        case .none:
+            linkage = .upstream(ResponseUpstream(upstream))
+        case .upstream:
             makeExtras().upstreams.append(upstream)
+        case .extras(let extras):
+            if extras.upstream == nil {
+                extras.upstream = ResponseUpstream(upstream)
+            } else {
+                extras.upstreams.append(upstream)
+            }
         }
         return true
+    }
+
+    /// Records the first upstream of a response that nobody else can see yet (composition).
+    @inlinable
+    mutating func setUpstreamBeforeSharing(_ upstream: ResponseUpstream) {
+        if case .extras(let extras) = linkage {
+            extras.upstream = upstream
+        } else {
+            linkage = .upstream(upstream)
+        }
     }
 
     @usableFromInline
@@ -224,22 +257,48 @@ struct ResponseStateMachine<Value: Sendable> {
         return .stored
     }
 
+    /// The extras, made on first use; an upstream recorded in the linkage moves into them.
     @inlinable
     mutating func makeExtras() -> ResponseExtras<Value> {
-        if let extras { return extras }
-        let made = ResponseExtras<Value>()
-        extras = made
-        return made
+        switch linkage {
+        case .extras(let extras):
+            return extras
+        case .none:
+            let made = ResponseExtras<Value>(executor: nil)
+            linkage = .extras(made)
+            return made
+        case .upstream(let upstream):
+            let made = ResponseExtras<Value>(executor: nil)
+            made.upstream = upstream
+            linkage = .extras(made)
+            return made
+        }
+    }
+
+    /// The executor of a response whose callbacks run neither on the main queue nor inline: its
+    /// extras hold it from the start, and the linkage of such a response is never written again.
+    @inlinable
+    var elsewhereExecutor: ResponseExecutor {
+        guard case .extras(let extras) = linkage, let executor = extras.executor else {
+            preconditionFailure("ResponseKit: a response's executor was lost")
+        }
+        return executor
     }
 }
 
-/// The rarely used part of a response's state, allocated on first use.
+/// The rarely used part of a response's state, allocated on first use, or at creation for a
+/// response whose executor is a queue or the caller's own.
 ///
 /// Only reached through ``ResponseStateMachine``, under the response's lock, or after completion
 /// handed it to the completing thread alone (``ResponseLinks``): never shared between threads
-/// without the lock.
+/// without the lock, apart from ``executor``, which never changes.
 @usableFromInline
 final class ResponseExtras<Value: Sendable> {
+    /// Where callbacks run, when that is not the main queue or inline (which the response's own
+    /// bits say, without an allocation).
+    @usableFromInline let executor: ResponseExecutor?
+    /// The first response this one holds a claim on, once the extras exist.
+    @usableFromInline var upstream: ResponseUpstream?
     /// The work's handlers for ``Response/cancel()``.
     @usableFromInline var cancellationHandlers: [@Sendable () -> Void] = []
     /// Claims beyond the first (a combinator waits on many responses).
@@ -250,17 +309,32 @@ final class ResponseExtras<Value: Sendable> {
     @usableFromInline var progress: ProgressChannel?
 
     @inlinable
-    init() {}
+    init(executor: ResponseExecutor?) {
+        self.executor = executor
+    }
 
-    /// This object if it carries progress, emptied of everything else; `nil` otherwise. What a
-    /// finished response keeps.
+    /// Empties what a finished response no longer needs; `true` when something remains that
+    /// outlives the result (the executor, the progress), so that the response keeps the extras.
     @inlinable
-    func keepingOnlyProgress() -> ResponseExtras? {
-        guard progress != nil else { return nil }
+    func shedLinks() -> Bool {
+        upstream = nil
         cancellationHandlers = []
         upstreams = []
-        return self
+        return executor != nil || progress != nil
     }
+}
+
+/// What a response is tied to besides its callbacks and result, in one word.
+///
+/// A step of a chain needs only its upstream; anything more (an executor that is not `.main` or
+/// `.immediate`, further claims, cancellation handlers, late callbacks, progress) lives in
+/// ``ResponseExtras``, allocated when first needed.
+@usableFromInline
+enum ResponseLinkage<Value: Sendable> {
+    case none
+    /// The one response this one holds a claim on.
+    case upstream(ResponseUpstream)
+    case extras(ResponseExtras<Value>)
 }
 
 /// What a completed response must finish outside its lock: run its cancellation handlers (when it
@@ -283,15 +357,23 @@ struct ResponseLinks {
         }
     }
 
-    @usableFromInline let upstream: (any ClaimHolder)?
+    @usableFromInline let upstream: ResponseUpstream?
     @usableFromInline let rare: Rare?
     /// The progress channel whose final delivery (1 on success) the completion must schedule.
     @usableFromInline var finalProgress: ProgressChannel?
 
+    /// A step of a chain: one upstream, nothing else.
     @inlinable
-    init<Value>(upstream: (any ClaimHolder)?, extras: ResponseExtras<Value>?) {
+    init(upstream: ResponseUpstream) {
         self.upstream = upstream
-        if let extras, !extras.cancellationHandlers.isEmpty || !extras.upstreams.isEmpty {
+        rare = nil
+    }
+
+    /// Takes what `extras` link to (the caller sheds them afterwards).
+    @inlinable
+    init<Value>(extras: ResponseExtras<Value>) {
+        upstream = extras.upstream
+        if !extras.cancellationHandlers.isEmpty || !extras.upstreams.isEmpty {
             rare = Rare(cancellationHandlers: extras.cancellationHandlers, upstreams: extras.upstreams)
         } else {
             rare = nil
@@ -324,4 +406,6 @@ protocol ClaimHolder: AnyObject, Sendable {
     func releaseClaim()
     /// ``releaseClaim()`` inside a completion under way, which a resulting cancellation joins.
     func releaseClaim(context: inout CompletionContext)
+    /// Cancels the response after its last claim went away (it was pending then).
+    func cancelAfterLastClaim(context: inout CompletionContext)
 }

@@ -1,18 +1,18 @@
 import CResponseKit
 
-// A response's storage is the response object itself: the state word (lock, flags, claims) as its
-// first stored property, where C11 atomics reach it by address, and the state machine beside it,
-// so that a response is one allocation. The code in this file is the only code that locks: every
+// A response's storage is the response object itself: the state machine, and beside it the state
+// word (lock, flags, claims), where C11 atomics reach it by address (`ResponseLayout`), so that a
+// response is one allocation. The code in this file is the only code that locks: every
 // access to `machine` goes through `withLock`, except the documented lock-free read of a
 // delivered result (`deliveredResult`).
 
 extension Response {
-    /// The state word. `stateWord` is the class's first stored property, so it starts where the
-    /// object's stored properties start; reached this way, without the value type's metadata, so
-    /// that unspecialised code (a deinit) reads the flags cheaply.
+    /// The state word, at a fixed offset from the object's stored properties (`ResponseLayout`);
+    /// reached this way, without the value type's metadata, so that unspecialised code (a deinit)
+    /// reads the flags cheaply.
     @inlinable @inline(__always)
     var word: UnsafeMutablePointer<rk_word> {
-        _getUnsafePointerToStoredProperties(self).assumingMemoryBound(to: rk_word.self)
+        ResponseLayout.word(of: self)
     }
 
     /// Runs `body` on the state machine under the lock, then releases it, setting `flagsOnUnlock`

@@ -1,0 +1,89 @@
+import CResponseKit
+
+/// Where a response keeps its fields, for the code that reaches them by address.
+///
+/// A pending response with one callback, and the handle its resolver holds, fit in 96 bytes of
+/// heap: the response is 56 bytes on Linux (one 64-byte malloc chunk), the handle 24 (a 32-byte
+/// chunk). To get there, every byte of the response is used:
+///
+/// | offset | bytes | field |
+/// | ---: | ---: | --- |
+/// | 0 | 16 | the object header |
+/// | 16 | 8 | the machine's linkage (``ResponseLinkage``) |
+/// | 24 | 17 | the machine's state, whose last byte is its tag |
+/// | 41 | 1 | the executor's kind and the creation line's high bits |
+/// | 42 | 2 | the creation line's low bits |
+/// | 44 | 4 | the state word (lock, flags, claims), 8 bytes with the Darwin lock |
+/// | 48 | 8 | the creation file |
+///
+/// Swift lays out a class's stored properties in order, each at the next offset its alignment
+/// allows after the previous one's *size* (not its stride), which is what lets the two small
+/// fields and the word fill the state's last 8 bytes.
+@usableFromInline
+enum ResponseLayout {
+    /// The state word's offset from a response's first stored property, whatever its `Value`:
+    /// the machine's size does not depend on it (closures, references and a two-word slot).
+    @inlinable @inline(__always)
+    static var wordOffset: Int {
+        let afterKind = MemoryLayout<ResponseStateMachine<Int>>.size + MemoryLayout<UInt8>.size
+        let afterLine = alignUp(afterKind, MemoryLayout<UInt16>.alignment) + MemoryLayout<UInt16>.size
+        return alignUp(afterLine, MemoryLayout<rk_word>.alignment)
+    }
+
+    /// The state word of `response`, which must be a ``Response`` (of any value type).
+    @inlinable @inline(__always)
+    static func word(of response: AnyObject) -> UnsafeMutablePointer<rk_word> {
+        (_getUnsafePointerToStoredProperties(response) + wordOffset).assumingMemoryBound(to: rk_word.self)
+    }
+
+    /// The bits of ``Response/executor`` that a response keeps inline: the main queue and inline
+    /// need no allocation; anything else lives in the response's extras.
+    @usableFromInline
+    enum ExecutorKind {
+        @inlinable static var main: UInt8 { 0 }
+        @inlinable static var immediate: UInt8 { 1 }
+        @inlinable static var elsewhere: UInt8 { 2 }
+        @inlinable static var mask: UInt8 { 3 }
+    }
+
+    /// The largest creation line a response records; a later line is reported as 0.
+    @inlinable static var maximumLine: UInt { 1 << 22 - 1 }
+
+    @inlinable @inline(__always)
+    static func alignUp(_ offset: Int, _ alignment: Int) -> Int {
+        (offset + alignment - 1) & ~(alignment - 1)
+    }
+}
+
+/// The response a derived response holds a claim on: a ``Response`` of any value type, in one
+/// word.
+///
+/// A step of a chain releases its claim once, on completion; that common path reaches the
+/// upstream's state word by address and needs no protocol call. Only the rare last release of a
+/// pending upstream (which cancels it) looks its type up.
+@usableFromInline
+struct ResponseUpstream {
+    @usableFromInline let response: AnyObject
+
+    @inlinable
+    init(_ response: any ClaimHolder) {
+        self.response = response
+    }
+
+    /// Gives up the claim; cancels the upstream when it was the last one and the upstream is
+    /// still pending, inside `context`.
+    @inlinable
+    func releaseClaim(context: inout CompletionContext) {
+        let word = ResponseLayout.word(of: response)
+        let before = rk_fetch_sub(word, ResponseFlags.oneClaim)
+        guard before >> ResponseFlags.claimShift == 1, rk_load_acquire(word) & ResponseFlags.done == 0 else { return }
+        cancel(context: &context)
+    }
+
+    @usableFromInline @inline(never)
+    func cancel(context: inout CompletionContext) {
+        // Made from a `ClaimHolder` in `init`: the cast holds.
+        guard let holder = response as? any ClaimHolder else { preconditionFailure("ResponseKit: a lost upstream") }
+        holder.cancelAfterLastClaim(context: &context)
+    }
+}
