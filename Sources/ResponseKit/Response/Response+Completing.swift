@@ -82,14 +82,15 @@ extension Response {
             return false
         case .deliver(let callbacks, let links):
             if rk_load_relaxed(word) & ResponseFlags.tracked != 0 { ResponseTracking.untrack(ObjectIdentifier(self)) }
-            if links != nil {  // read in place through the optional: copying it retains what it holds
-                if case .cancelling = how {
-                    links?.finish(cancelling: true, context: &context)
-                } else {
-                    links?.finish(cancelling: false, context: &context)
-                }
+            // Consumed, not read through the optional: each copy retained and released what it
+            // holds (measured: two copies and four retains per step of a chain).
+            if let links = consume links {
+                var cancelling = false
+                if case .cancelling = how { cancelling = true }
                 // Progress ends at 1 before the success callbacks (in the executor's order).
-                if let channel = links?.finalProgress { scheduleProgressDelivery(channel) }
+                if let channel = links.finish(cancelling: cancelling, context: &context) {
+                    scheduleProgressDelivery(channel)
+                }
             }
             if !callbacks.isEmpty { deliver(result, to: callbacks, context: &context) }
             return true

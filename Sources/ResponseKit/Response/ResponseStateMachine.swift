@@ -383,8 +383,10 @@ struct ResponseLinks {
     /// Tells the work it was cancelled (when it was), then releases every claim. A release that
     /// cancels an upstream does so inside `context`, so a long chain cancelled from its end
     /// stays flat.
+    ///
+    /// - Returns: the progress channel whose final delivery the completion must schedule.
     @inlinable
-    func finish(cancelling: Bool, context: inout CompletionContext) {
+    consuming func finish(cancelling: Bool, context: inout CompletionContext) -> ProgressChannel? {
         if let rare {
             if cancelling {
                 for handler in rare.cancellationHandlers { handler() }
@@ -394,6 +396,7 @@ struct ResponseLinks {
         } else {
             upstream?.releaseClaim(context: &context)
         }
+        return finalProgress
     }
 }
 
