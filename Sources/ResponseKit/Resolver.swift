@@ -24,7 +24,7 @@ import CResponseKit
 public struct Resolver<Value: Sendable>: Sendable {
     /// The one object shared by every copy: its release is how the response learns that nobody
     /// can resolve it any more.
-    @usableFromInline let handle: ResolverHandle
+    @usableFromInline let handle: ResolverHandle<Value>
 
     @inlinable
     init(_ response: Response<Value>) {
@@ -34,8 +34,7 @@ public struct Resolver<Value: Sendable>: Sendable {
     /// The response this resolver finishes.
     @inlinable
     public var response: Response<Value> {
-        // The handle was made from a `Response<Value>` in `init` above: the downcast holds.
-        unsafeDowncast(handle.response, to: Response<Value>.self)
+        handle.response
     }
 
     /// Succeeds the response with `value`, unless it is already done.
@@ -120,31 +119,19 @@ extension Resolver where Value == Void {
 /// The object behind every copy of a ``Resolver``: when the last copy goes, a response that is
 /// still pending can never be resolved, so it fails with ``ResponseError/abandoned``.
 ///
-/// Not generic, so that its deinit, which runs once per resolver, is specialised: it reads the
-/// response's flags without the value type's metadata and only calls into the response when it is
-/// still pending.
+/// Its deinit, which runs once per resolver, reads the response's flags without the value type's
+/// metadata and only calls into the response when it is still pending.
 @usableFromInline
-final class ResolverHandle: Sendable {
-    /// Always a `Response`; stored as one word (an existential would take two, and a byte in
-    /// every pending response's footprint). Its value type is recovered by `Resolver.response`.
-    @usableFromInline let response: any AnyObject & Sendable
+final class ResolverHandle<Value: Sendable>: Sendable {
+    @usableFromInline let response: Response<Value>
 
     @inlinable
-    init(_ response: some AbandonableResponse) {
+    init(_ response: Response<Value>) {
         self.response = response
     }
 
     deinit {
         let flags = rk_load_acquire(ResponseLayout.word(of: response))
-        if flags & ResponseFlags.done == 0 { (response as? any AbandonableResponse)?.abandonIfPending() }
+        if flags & ResponseFlags.done == 0 { response.abandonIfPending() }
     }
 }
-
-/// A response, seen by the resolver handle without its value type.
-@usableFromInline
-protocol AbandonableResponse: AnyObject, Sendable {
-    /// Fails the response with ``ResponseError/abandoned`` if it is still pending.
-    func abandonIfPending()
-}
-
-extension Response: AbandonableResponse {}

@@ -25,8 +25,8 @@ extension Response {
     /// - Returns: the response itself, to chain ``onFailure(_:)``.
     @inlinable
     @discardableResult
-    public func onCompletion(_ body: @escaping @Sendable (Value) -> Void) -> Response<Value> {
-        register(.success(body))
+    public func onCompletion(_ body: consuming @escaping @Sendable (Value) -> Void) -> Response<Value> {
+        register(.success(consume body))
         return self
     }
 
@@ -46,8 +46,8 @@ extension Response {
     /// - Returns: the response itself, to chain ``onCompletion(_:)``.
     @inlinable
     @discardableResult
-    public func onFailure(_ body: @escaping @Sendable (any Error) -> Void) -> Response<Value> {
-        register(.failure(body))
+    public func onFailure(_ body: consuming @escaping @Sendable (any Error) -> Void) -> Response<Value> {
+        register(.failure(consume body))
         return self
     }
 
@@ -59,8 +59,8 @@ extension Response {
     /// - Returns: the response itself.
     @inlinable
     @discardableResult
-    public func onResult(_ body: @escaping @Sendable (Result<Value, any Error>) -> Void) -> Response<Value> {
-        register(.result(body))
+    public func onResult(_ body: consuming @escaping @Sendable (Result<Value, any Error>) -> Void) -> Response<Value> {
+        register(.result(consume body))
         return self
     }
 

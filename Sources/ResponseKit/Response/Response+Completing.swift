@@ -172,7 +172,7 @@ extension Response {
     @inlinable
     func register(_ callback: consuming ResponseCallback<Value>) {
         var context = CompletionContext()
-        register(callback, context: &context)
+        register(consume callback, context: &context)
         context.runDeferred()
     }
 

@@ -68,7 +68,7 @@ enum CallbackList<Value: Sendable>: Sendable {
     case one(ResponseCallback<Value>)
     case many([ResponseCallback<Value>])
 
-    @inlinable
+    @inlinable @inline(__always)
     mutating func append(_ callback: consuming ResponseCallback<Value>) {
         switch self {
         case .empty:

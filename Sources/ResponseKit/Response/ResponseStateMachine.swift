@@ -97,7 +97,7 @@ struct ResponseStateMachine<Value: Sendable> {
     ///
     /// - Parameter deliveryFinished: whether the `delivered` flag is set, which a delivery that
     ///   nobody joined sets without leaving `delivering` (see ``State/delivering(_:)``).
-    @inlinable
+    @inlinable @inline(__always)
     mutating func register(_ callback: inout ResponseCallback<Value>?, deliveryFinished: Bool) -> RegisterAction {
         switch state {
         case .pending(var callbacks):
@@ -143,7 +143,7 @@ struct ResponseStateMachine<Value: Sendable> {
 
     /// - Parameter outcome: the result, owned by the caller until this returns `deliver`; then the
     ///   machine owns it. On `alreadyCompleted` the caller still owns it and must destroy it.
-    @inlinable
+    @inlinable @inline(__always)
     mutating func complete(with outcome: ResponseOutcome, succeeded: Bool) -> CompleteAction {
         // A machine with a result is never written again (lock-free readers rely on it).
         switch state {
