@@ -23,7 +23,7 @@ struct Options {
 
           --smoke           run each workload once at a tiny size (CI); figures mean nothing
           --json            print the results as JSON on standard output
-          --filter IDS      run only these workloads; ids match as prefixes: W1, W7, W7/64, M
+          --filter IDS      run only these workloads; ids match as prefixes: W1, W7, W7/64, W7/64/, M
           --repetitions N   repetitions per workload in a full run (at least 5; default 7)
           --operations N    operations per repetition, instead of each workload's own count
           --list            list the workloads and exit
