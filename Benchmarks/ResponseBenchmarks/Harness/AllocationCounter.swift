@@ -7,12 +7,20 @@ enum AllocationCounter {
 
     /// The allocations made while `body` runs, by any thread; `nil` where they are not counted.
     static func count(_ body: () -> Void) -> Int? {
-        guard isAvailable else {
-            body()
-            return nil
-        }
-        let before = rk_allocation_count()
+        let before = total
         body()
-        return Int(rk_allocation_count() &- before)
+        return since(before)
+    }
+
+    /// Every allocation the process has made so far; `nil` where they are not counted. With
+    /// ``since(_:)``, for work that finishes in another job than the one that started it.
+    static var total: UInt64? {
+        isAvailable ? rk_allocation_count() : nil
+    }
+
+    /// The allocations made since `before` was read from ``total``.
+    static func since(_ before: UInt64?) -> Int? {
+        guard let before, let now = total else { return nil }
+        return Int(now &- before)
     }
 }

@@ -20,4 +20,22 @@ enum MainRunLoop {
             precondition(Date() < deadline, "\(workload): the main queue did not finish the work within \(limit)")
         }
     }
+
+    /// Times `work`, `operations` operations, with the main thread running the main run loop
+    /// until its last callback; checks it, and returns nanoseconds per operation.
+    static func measure(_ operations: Int, _ work: MainQueueWork) -> Double {
+        let progress = Progress()
+        let nanoseconds = Stopwatch.nanosecondsPerOperation(operations) {
+            work.start { progress.isFinished = true }
+            run(until: { progress.isFinished }, workload: work.name)
+        }
+        work.check()
+        return nanoseconds
+    }
+
+    /// Whether the work's last callback has run; set in a main-queue job.
+    @MainActor
+    private final class Progress {
+        var isFinished = false
+    }
 }

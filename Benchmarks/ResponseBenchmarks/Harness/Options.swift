@@ -4,7 +4,8 @@ struct Options {
     var isSmoke = false
     /// Print JSON on standard output instead of the table.
     var printsJSON = false
-    /// Workload ids to run, matched as case-insensitive prefixes (`W7` runs `W7/1`, `W7/64`, …).
+    /// Workload ids to run, matched as case-insensitive prefixes (`W7` runs `W7/1`, `W7/64`, …,
+    /// and their `dispatchMain` twins); one that ends in `$` matches only the id before it (`W6$`).
     var filters: [String] = []
     /// Overrides each workload's repetitions (at least 5) in a full run.
     var repetitions: Int?
@@ -23,7 +24,8 @@ struct Options {
 
           --smoke           run each workload once at a tiny size (CI); figures mean nothing
           --json            print the results as JSON on standard output
-          --filter IDS      run only these workloads; ids match as prefixes: W1, W7, W7/64, M
+          --filter IDS      run only these workloads; ids match as prefixes: W1, W7, W7/64, W7/64/, M;
+                            an id ending in $ matches only itself: 'W7/64$'
           --repetitions N   repetitions per workload in a full run (at least 5; default 7)
           --operations N    operations per repetition, instead of each workload's own count
           --list            list the workloads and exit
@@ -75,6 +77,11 @@ struct Options {
 
     /// Whether the filters select `id`; no filter selects everything.
     func selects(_ id: String) -> Bool {
-        filters.isEmpty || filters.contains { id.lowercased().hasPrefix($0.lowercased()) }
+        let id = id.lowercased()
+        return filters.isEmpty
+            || filters.contains { filter in
+                let filter = filter.lowercased()
+                return filter.hasSuffix("$") ? id == filter.dropLast() : id.hasPrefix(filter)
+            }
     }
 }

@@ -57,6 +57,7 @@ struct Runner {
     private func allocationsPerOperation(of variant: Variant, in workload: Workload) -> Double? {
         guard workload.unit.isTime else { return nil }
         let operations = min(workload.allocationCountOperations, variant.maximumOperations ?? .max)
+        if let countAllocations = variant.countAllocations { return countAllocations(operations) }
         guard let count = AllocationCounter.count({ _ = variant.run(operations) }) else { return nil }
         return Double(count) / Double(operations)
     }

@@ -55,6 +55,13 @@ struct Variant {
     /// Caps the operations per repetition for a variant much slower than the others, so that it
     /// does not dominate the run time. Figures are per operation, so they stay comparable.
     var maximumOperations: Int? = nil
+    /// For a workload that delivers on the main queue (W6, W7): the variant's work for a number of
+    /// operations. A `dispatchMain` workload's child process finds its variant and runs this.
+    var mainQueueWork: (@MainActor (_ operations: Int) -> MainQueueWork)? = nil
+    /// Counts the heap allocations per operation of that many operations itself, for a variant
+    /// that runs in a child process, which the harness's counter does not see. `nil`: the harness
+    /// counts while ``run`` runs.
+    var countAllocations: (@MainActor (_ operations: Int) -> Double?)? = nil
     /// Runs `operations` operations and returns the figure per operation, in the workload's unit.
     let run: @MainActor (_ operations: Int) -> Double
 }

@@ -1,4 +1,5 @@
-/// Every workload, in the order they run and print.
+/// Every workload, in the order they run and print; each `dispatchMain` workload right after
+/// its `RunLoop.main` twin.
 @available(macOS 15, iOS 18, tvOS 18, watchOS 11, *)
 @MainActor
 enum Suite {
@@ -11,8 +12,14 @@ enum Suite {
             W4BlockingRoundTrip.mainThreadWorkload,
             W5FanIn.workload,
             W6MainQueueDelivery.workload,
+            W6MainQueueDelivery.dispatchMainWorkload,
         ]
-            + [1, 64, 1_024].map(W7InteractorThroughput.workload(inFlight:))
+            + [1, 64, 1_024].flatMap { inFlight in
+                [
+                    W7InteractorThroughput.workload(inFlight: inFlight),
+                    W7InteractorThroughput.workload(inFlight: inFlight, servicedBy: .dispatchMain),
+                ]
+            }
             + MemoryPerPendingResponse.workloads
     }
 }

@@ -2,34 +2,43 @@ import Dispatch
 import ResponseKit
 
 /// W6: main-queue delivery. A background thread resolves responses whose callbacks run on
-/// `.main`, while the main thread services the main queue; figures are per delivered callback.
+/// `.main`, while the main queue is serviced; figures are per delivered callback.
 ///
 /// The clock includes making each response and registering its callback, on the main actor as a
 /// presenter registers them, as well as the delivery: everything ResponseKit adds to the floor's
 /// one `DispatchQueue.main.async` per value.
+///
+/// Two workloads run the same variants: `W6`, whose main thread services the main queue with
+/// `RunLoop.main` as an app's does, and `W6/dispatchMain`, where `dispatchMain()` does, as in a
+/// server or a command-line tool (see ``MainQueueServicing``).
 @available(macOS 15, iOS 18, tvOS 18, watchOS 11, *)
 @MainActor
 enum W6MainQueueDelivery {
-    static var workload: Workload {
-        Workload(
-            id: "W6",
-            title: "resolve on a background thread, deliver on .main",
+    static var workload: Workload { workload(servicedBy: .runLoop) }
+    static var dispatchMainWorkload: Workload { workload(servicedBy: .dispatchMain) }
+
+    /// W6 with the main queue serviced by `servicing`: `W6` or `W6/dispatchMain`.
+    static func workload(servicedBy servicing: MainQueueServicing) -> Workload {
+        let id = servicing.id("W6")
+        return Workload(
+            id: id,
+            title: servicing.title("resolve on a background thread, deliver on .main"),
             unit: .nanosecondsPerCallback,
             operations: 50_000,
             smokeOperations: 10,
+            warmsUp: servicing.warmsUpInProcess,
             target: .ratio(1.0),
             allocationBudget: 4,
-            responseKit: Variant(name: "ResponseKit, .main", role: .responseKit) { responseKit(callbacks: $0) },
-            floor: Variant(name: "DispatchQueue.main.async", role: .floor) { floor(callbacks: $0) },
+            responseKit: servicing.variant("ResponseKit, .main", role: .responseKit, of: id, work: responseKit),
+            floor: servicing.variant("DispatchQueue.main.async", role: .floor, of: id, work: floor),
             alternatives: [
-                Variant(name: "Task { @MainActor in }", role: .alternative) { mainActorTask(callbacks: $0) }
+                servicing.variant("Task { @MainActor in }", role: .alternative, of: id, work: mainActorTask)
             ]
         )
     }
 
-    static func responseKit(callbacks: Int) -> Double {
-        let received = Received()
-        return measure(callbacks, received, in: "W6 ResponseKit") {
+    static func responseKit(callbacks: Int) -> MainQueueWork {
+        work(callbacks, in: "W6 ResponseKit") { received in
             var resolvers: [Response<Int>.Resolver] = []
             resolvers.reserveCapacity(callbacks)
             for _ in 0..<callbacks {
@@ -51,9 +60,8 @@ enum W6MainQueueDelivery {
         Response<Int>.pending(on: .main)
     }
 
-    static func floor(callbacks: Int) -> Double {
-        let received = Received()
-        return measure(callbacks, received, in: "W6 floor") {
+    static func floor(callbacks: Int) -> MainQueueWork {
+        work(callbacks, in: "W6 floor") { received in
             DispatchQueue.global().async {
                 for index in 0..<callbacks {
                     DispatchQueue.main.async { received.add(index) }
@@ -62,9 +70,8 @@ enum W6MainQueueDelivery {
         }
     }
 
-    static func mainActorTask(callbacks: Int) -> Double {
-        let received = Received()
-        return measure(callbacks, received, in: "W6 Task") {
+    static func mainActorTask(callbacks: Int) -> MainQueueWork {
+        work(callbacks, in: "W6 Task") { received in
             DispatchQueue.global().async {
                 for index in 0..<callbacks {
                     Task { @MainActor in received.add(index) }
@@ -73,27 +80,39 @@ enum W6MainQueueDelivery {
         }
     }
 
-    /// Starts the clock, lets `start` set the background thread going, services the main queue
-    /// until every callback has arrived, and returns nanoseconds per callback.
-    private static func measure(_ callbacks: Int, _ received: Received, in variant: String, start: () -> Void) -> Double
-    {
-        let nanoseconds = Stopwatch.nanosecondsPerOperation(callbacks) {
-            start()
-            MainRunLoop.run(until: { received.count == callbacks }, workload: variant)
+    /// The work of one variant: `start` sets the background thread going, whose callbacks add to
+    /// `received` on the main queue; the work is finished when every callback has arrived.
+    private static func work(
+        _ callbacks: Int,
+        in variant: String,
+        start: @escaping @MainActor (Received) -> Void
+    ) -> MainQueueWork {
+        let received = Received(expected: callbacks)
+        return MainQueueWork(name: variant) { finished in
+            received.whenAllArrived = finished
+            start(received)
+        } check: {
+            precondition(received.total == Tally.sum(ofFirst: callbacks), "\(variant): wrong total \(received.total)")
         }
-        precondition(received.total == Tally.sum(ofFirst: callbacks), "\(variant): wrong total \(received.total)")
-        return nanoseconds
     }
 
     /// What the main thread received: plain main-actor state, as in a presenter.
     @MainActor
     private final class Received {
+        private let expected: Int
         private(set) var count = 0
         private(set) var total = 0
+        /// Called by the callback that brings the count to the expected one.
+        var whenAllArrived: @MainActor () -> Void = {}
+
+        init(expected: Int) {
+            self.expected = expected
+        }
 
         func add(_ value: Int) {
             count += 1
             total &+= value
+            if count == expected { whenAllArrived() }
         }
     }
 }

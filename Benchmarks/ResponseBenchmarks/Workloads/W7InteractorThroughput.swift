@@ -6,27 +6,34 @@ import ResponseKit
 /// answer that arrives lets the main thread issue the next request, keeping `inFlight` requests
 /// outstanding until `operations` have completed. Figures are per request; the table's "per
 /// second" column is the throughput.
+///
+/// Each of `W7/1`, `W7/64` and `W7/1024` has a twin that runs the same variants with the main
+/// queue serviced by `dispatchMain()` instead of `RunLoop.main`, as in a server or a command-line
+/// tool: `W7/64/dispatchMain` (see ``MainQueueServicing``).
 @available(macOS 15, iOS 18, tvOS 18, watchOS 11, *)
 @MainActor
 enum W7InteractorThroughput {
-    /// One workload per number of requests in flight: `W7/1`, `W7/64`, `W7/1024`.
-    static func workload(inFlight: Int) -> Workload {
-        Workload(
-            id: "W7/\(inFlight)",
-            title: "interactor requests, \(inFlight) in flight",
+    /// One workload per number of requests in flight and way of servicing the main queue:
+    /// `W7/1`, `W7/64`, `W7/1024`, and `W7/64/dispatchMain` and so on.
+    static func workload(inFlight: Int, servicedBy servicing: MainQueueServicing = .runLoop) -> Workload {
+        let id = servicing.id("W7/\(inFlight)")
+        return Workload(
+            id: id,
+            title: servicing.title("interactor requests, \(inFlight) in flight"),
             unit: .nanosecondsPerRequest,
             operations: inFlight == 1 ? 2_000 : 20_000,
             smokeOperations: max(10, 2 * inFlight),
+            warmsUp: servicing.warmsUpInProcess,
             target: .ratio(1.3),
             // Dispatch's own allocations (blocks, thread wake-ups) vary with timing: a margin.
             allocationBudget: inFlight == 1 ? 20 : 10,
-            responseKit: Variant(name: "ResponseKit interactor", role: .responseKit) { requests in
-                run(requests, inFlight: inFlight, in: "W7 ResponseKit") { request, loop in
+            responseKit: servicing.variant("ResponseKit interactor", role: .responseKit, of: id) { requests in
+                work(requests, inFlight: inFlight, in: "W7 ResponseKit") { request, loop in
                     DoublingInteractor().execute(request).mainActor.onCompletion { loop.receive($0) }
                 }
             },
-            floor: Variant(name: "global().async + main.async", role: .floor) { requests in
-                run(requests, inFlight: inFlight, in: "W7 floor") { request, loop in
+            floor: servicing.variant("global().async + main.async", role: .floor, of: id) { requests in
+                work(requests, inFlight: inFlight, in: "W7 floor") { request, loop in
                     DispatchQueue.global().async {
                         let answer = DoublingInteractor.work(request)
                         DispatchQueue.main.async { loop.receive(answer) }
@@ -34,8 +41,8 @@ enum W7InteractorThroughput {
                 }
             },
             alternatives: [
-                Variant(name: "Task on the main actor, await async work", role: .alternative) { requests in
-                    run(requests, inFlight: inFlight, in: "W7 Task") { request, loop in
+                servicing.variant("Task on the main actor, await async work", role: .alternative, of: id) { requests in
+                    work(requests, inFlight: inFlight, in: "W7 Task") { request, loop in
                         Task { loop.receive(await DoublingInteractor.asyncWork(request)) }
                     }
                 }
@@ -43,21 +50,20 @@ enum W7InteractorThroughput {
         )
     }
 
-    /// Issues `requests` requests through `send`, `inFlight` at a time, services the main queue
-    /// until every answer is back, and returns nanoseconds per request.
-    private static func run(
+    /// The work of one variant: issues `requests` requests through `send`, `inFlight` at a time;
+    /// finished when every answer is back.
+    private static func work(
         _ requests: Int,
         inFlight: Int,
         in variant: String,
         send: @escaping @MainActor (Int, ClosedLoop) -> Void
-    ) -> Double {
+    ) -> MainQueueWork {
         let loop = ClosedLoop(requests: requests, send: send)
-        let nanoseconds = Stopwatch.nanosecondsPerOperation(requests) {
-            loop.start(inFlight: inFlight)
-            MainRunLoop.run(until: { loop.isFinished }, workload: variant)
+        return MainQueueWork(name: variant) { finished in
+            loop.start(inFlight: inFlight, whenFinished: finished)
+        } check: {
+            precondition(loop.total == 2 * Tally.sum(ofFirst: requests), "\(variant): wrong total \(loop.total)")
         }
-        precondition(loop.total == 2 * Tally.sum(ofFirst: requests), "\(variant): wrong total \(loop.total)")
-        return nanoseconds
     }
 }
 
@@ -87,6 +93,7 @@ final class ClosedLoop {
     private let send: @MainActor (Int, ClosedLoop) -> Void
     private var issued = 0
     private var answered = 0
+    private var whenFinished: @MainActor () -> Void = {}
     /// The sum of the answers, to check that each request was answered once.
     private(set) var total = 0
 
@@ -95,9 +102,9 @@ final class ClosedLoop {
         self.send = send
     }
 
-    var isFinished: Bool { answered == requests }
-
-    func start(inFlight: Int) {
+    /// Issues the first `inFlight` requests; `whenFinished` runs when the last answer arrives.
+    func start(inFlight: Int, whenFinished: @escaping @MainActor () -> Void) {
+        self.whenFinished = whenFinished
         for _ in 0..<min(inFlight, requests) {
             issueNext()
         }
@@ -106,7 +113,11 @@ final class ClosedLoop {
     func receive(_ answer: Int) {
         answered += 1
         total &+= answer
-        if issued < requests { issueNext() }
+        if issued < requests {
+            issueNext()
+        } else if answered == requests {
+            whenFinished()
+        }
     }
 
     private func issueNext() {
