@@ -242,10 +242,12 @@ public final class Response<Value: Sendable>: @unchecked Sendable {
         _ body: @escaping @Sendable () throws -> Value
     ) {
         self.init(pendingOn: executor, file: file, line: line)
-        let resolver = Resolver(self)
-        ResponseExecutor.queue(queue).run {
-            guard !resolver.isCancelled else { return }
-            resolver.resolve(with: Result(catching: body))
+        // No resolver (nor its handle, an allocation): the job holds the response, and Dispatch
+        // runs every job it accepts, so the response cannot be abandoned; a cancellation that
+        // wins the race keeps its result.
+        ResponseExecutor.queue(queue).run { [self] in
+            guard !isCancelled else { return }
+            complete(with: Result(catching: body), how: .racing)
         }
     }
 
