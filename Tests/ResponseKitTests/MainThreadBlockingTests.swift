@@ -134,6 +134,22 @@ final class MainQueueJobBlockingTests: XCTestCase {
         XCTAssertEqual(try outcome.response.value, 8)
     }
 
+    func testValue_insideAMainQueueJob_runsTheJobsQueuedBehindIt_inItsOwnBatch() throws {
+        let (first, firstResolver) = Response<Int>.pending()
+        let (second, secondResolver) = Response<Int>.pending()
+        let (awaited, awaitedResolver) = Response<Int>.pending(on: .immediate)
+        let outcome = Response<Int>.pending(on: .immediate)
+        // A main-queue job that blocks on what the job queued right behind it provides.
+        first.onCompletion { _ in outcome.resolver.resolve(with: Result { try awaited.wait(timeout: .seconds(30)) }) }
+        second.onCompletion { _ in awaitedResolver.succeed(5) }
+        DispatchQueue.main.async {
+            // Both deliveries join one batch: the drain cannot start before this job returns.
+            firstResolver.succeed(1)
+            secondResolver.succeed(2)
+        }
+        XCTAssertEqual(try outcome.response.wait(timeout: .seconds(60)), 5)
+    }
+
     func testValue_insideAMainActorCallbackRunDuringAnotherWait_stillProgresses() throws {
         let (first, firstResolver) = Response<Int>.pending()
         let inner = Response<Int>.pending(on: .immediate)

@@ -30,15 +30,22 @@ enum MainQueueJobs {
     }
 
     private struct State {
+        /// Jobs enqueued since the main queue last took a batch, oldest first.
         var jobs: [Job] = []
-        var head = 0
         /// A `DispatchQueue.main` job that drains the queue is on its way.
         var drainScheduled = false
         /// A blocking wait inside a main-queue job sleeps on this waiter: wake it for new jobs.
         var parked: BlockingWaiter?
     }
 
+    /// What producers share: one lock taken per enqueue, and once per batch by the main queue.
     private static let state = LockedBox.make(State())
+
+    /// The batch the main queue took and is running, and where it stands: the main actor's own,
+    /// so running a job costs no lock. A wait nested in one of these jobs runs the rest of the
+    /// batch (``runReadyJobs()``) before anything enqueued later, so order holds.
+    @MainActor private static var batch: [Job] = []
+    @MainActor private static var next = 0
 
     /// Adds `job`; it runs on the main queue after every job enqueued before it.
     static func enqueue(_ job: @escaping @Sendable () -> Void) {
@@ -72,13 +79,8 @@ enum MainQueueJobs {
     @MainActor
     private static func drainScheduledJobsOnMainActor() {
         while true {
-            let job = state.withLock { state -> Job? in
-                if let job = pop(&state) { return job }
-                state.drainScheduled = false
-                return nil
-            }
-            guard let job else { return }
-            job.run()
+            while let job = popFromBatch() { job.run() }
+            guard takeBatch(endingTheDrainWhenEmpty: true) else { return }
         }
     }
 
@@ -87,17 +89,42 @@ enum MainQueueJobs {
     /// going. Returns whether any ran.
     @discardableResult
     static func runReadyJobs() -> Bool {
-        guard let first = state.withLock({ pop(&$0) }) else { return false }
         MainActor.assumeIsolated {
-            first.run()
-            while let job = state.withLock({ pop(&$0) }) { job.run() }
+            var ran = false
+            while true {
+                while let job = popFromBatch() {
+                    ran = true
+                    job.run()
+                }
+                guard takeBatch(endingTheDrainWhenEmpty: false) else { return ran }
+            }
         }
-        return true
     }
 
-    /// Whether jobs wait to run.
-    static var hasReadyJobs: Bool {
-        state.withLock { $0.head < $0.jobs.count }
+    /// The next job of the batch under way, if any.
+    @MainActor
+    private static func popFromBatch() -> Job? {
+        guard next < batch.count else { return nil }
+        let job = batch[next]
+        next += 1
+        return job
+    }
+
+    /// Takes every job enqueued so far as the new batch (the old one is done: its storage is
+    /// handed back to the producers, so neither side allocates once warm). `false` when there
+    /// were none; then, for the scheduled drain, the next enqueue schedules another.
+    @MainActor
+    private static func takeBatch(endingTheDrainWhenEmpty: Bool) -> Bool {
+        batch.removeAll(keepingCapacity: batch.capacity <= 1024)
+        next = 0
+        return state.withLock { state in
+            if state.jobs.isEmpty {
+                if endingTheDrainWhenEmpty { state.drainScheduled = false }
+                return false
+            }
+            swap(&state.jobs, &batch)
+            return true
+        }
     }
 
     /// Makes `waiter` the one woken by new jobs, until ``unpark(_:)``. Returns the waiter parked
@@ -113,20 +140,6 @@ enum MainQueueJobs {
     /// Restores the waiter parked before.
     static func unpark(restoring previous: BlockingWaiter?) {
         state.withLock { $0.parked = previous }
-    }
-
-    private static func pop(_ state: inout State) -> Job? {
-        guard state.head < state.jobs.count else { return nil }
-        let job = state.jobs[state.head]
-        state.head += 1
-        if state.head == state.jobs.count {
-            state.jobs.removeAll(keepingCapacity: state.jobs.count <= 1024)
-            state.head = 0
-        } else if state.head >= 1024, state.head * 2 >= state.jobs.count {
-            state.jobs.removeFirst(state.head)
-            state.head = 0
-        }
-        return job
     }
 }
 
