@@ -39,6 +39,22 @@ struct ResponseLayoutTests {
         expectWordAtItsOffset(Response<Int>.succeeded(1).map { "\($0)" })
     }
 
+    /// LeakSanitizer finds live objects by the pointers it sees in memory: a reference kept with
+    /// tag bits in its high byte (as an enum of two references keeps it) looks like a leak.
+    @Test func theLinkWord_holdsAPlainPointer_toTheExtrasOrTheUpstream() {
+        let elsewhere = Response<Int>.pending(on: .queue(.global())).response  // extras from the start
+        let (upstream, resolver) = Response<Int>.pending(on: .immediate)
+        defer { withExtendedLifetime(resolver) {} }  // pending: the derived response keeps its link
+        let derived = upstream.map { $0 + 1 }
+        let extras = elsewhere.machine.link
+        #expect(extras != nil)
+        let cases: [(response: AnyObject, linked: AnyObject?)] = [(elsewhere, extras), (derived, upstream)]
+        for (response, linked) in cases {
+            let word = _getUnsafePointerToStoredProperties(response).load(as: UInt.self)
+            #expect(word == linked.map { UInt(bitPattern: Unmanaged.passUnretained($0).toOpaque()) })
+        }
+    }
+
     @Test func theMachine_isTheSameSize_whateverTheValue() {
         let size = MemoryLayout<ResponseStateMachine<Int>>.size
         #expect(size == 25)

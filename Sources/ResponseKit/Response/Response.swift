@@ -53,10 +53,8 @@ import Dispatch
 // machine; or, by the completing thread, with a compare-and-swap that succeeds only while the
 // lock is free and no callback was queued behind the delivery, and a `delivering` machine whose
 // flag is set is not written again (`register` then delivers at once; the other transitions
-// write only `pending` machines). So such a read cannot overlap a write. The one other read of
-// `machine` without the lock is `executor`'s read of the linkage of a response whose executor is
-// neither `.main` nor `.immediate`; its comment shows that no write can overlap it. The other
-// stored properties are `let`: two integers, and a pointer to immutable static text. The thread
+// write only `pending` machines). So such a read cannot overlap a write. The other stored
+// properties are `let`: two integers, and a pointer to immutable static text. The thread
 // sanitizer, which sees these atomics, checks this in CI.
 public final class Response<Value: Sendable>: @unchecked Sendable {
     /// The producer's handle on a pending response. The same type as ``ResponseKit/Resolver``.
@@ -88,13 +86,13 @@ public final class Response<Value: Sendable>: @unchecked Sendable {
         switch executor.kind {
         case .main:
             kind = ResponseLayout.ExecutorKind.main
-            machine = ResponseStateMachine(state: state, linkage: .none)
+            machine = ResponseStateMachine(state: state, extras: nil)
         case .immediate:
             kind = ResponseLayout.ExecutorKind.immediate
-            machine = ResponseStateMachine(state: state, linkage: .none)
+            machine = ResponseStateMachine(state: state, extras: nil)
         case .queue, .custom:
             kind = ResponseLayout.ExecutorKind.elsewhere
-            machine = ResponseStateMachine(state: state, linkage: .extras(ResponseExtras(executor: executor)))
+            machine = ResponseStateMachine(state: state, extras: ResponseExtras(executor: executor))
         }
         let recordedLine = line <= ResponseLayout.maximumLine ? line : 0
         executorKindAndLineHigh = kind | UInt8(truncatingIfNeeded: recordedLine >> 16) << 2
@@ -160,15 +158,14 @@ public final class Response<Value: Sendable>: @unchecked Sendable {
     /// Where callbacks run: ``ResponseExecutor/main`` unless the producer picked another.
     @inlinable
     public var executor: ResponseExecutor {
-        // The main queue and inline are told by the response's own bits. Any other executor lives
-        // in the extras, which the response gets in `init`, before it is shared, and a response
-        // whose extras hold an executor never writes its linkage again (the machine's transitions
-        // write it only from `.none` or `.upstream`, and `complete` leaves extras that hold an
-        // executor in place), so this read without the lock cannot overlap a write.
+        // The main queue and inline are told by the response's own bits, without the lock. Any
+        // other executor lives in the extras, read under the lock: the machine is one variable, so
+        // a read of it while another thread's transition modifies it would be a data race even
+        // where the bytes differ (the thread sanitizer says so).
         switch executorKindAndLineHigh & ResponseLayout.ExecutorKind.mask {
         case ResponseLayout.ExecutorKind.main: .main
         case ResponseLayout.ExecutorKind.immediate: .immediate
-        default: machine.elsewhereExecutor
+        default: withLock { machine, _ in machine.elsewhereExecutor }
         }
     }
 

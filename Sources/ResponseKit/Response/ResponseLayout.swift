@@ -9,7 +9,7 @@ import CResponseKit
 /// | offset | bytes | field |
 /// | ---: | ---: | --- |
 /// | 0 | 16 | the object header |
-/// | 16 | 8 | the machine's linkage (``ResponseLinkage``) |
+/// | 16 | 8 | the machine's link (its upstream or its extras) |
 /// | 24 | 17 | the machine's state, whose last byte is its tag |
 /// | 41 | 1 | the executor's kind and the creation line's high bits |
 /// | 42 | 2 | the creation line's low bits |
@@ -67,6 +67,13 @@ struct ResponseUpstream {
 
     @inlinable
     init(_ response: any ClaimHolder) {
+        self.response = response
+    }
+
+    /// An upstream kept as a plain reference (`ResponseStateMachine.link`), which was made from a
+    /// `ClaimHolder`.
+    @inlinable
+    init(unchecked response: AnyObject) {
         self.response = response
     }
 

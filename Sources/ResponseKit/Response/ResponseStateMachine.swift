@@ -22,26 +22,35 @@ struct ResponseStateMachine<Value: Sendable> {
         case done(ResponseOutcome)
     }
 
-    // The order of these two is part of the response's layout: the linkage word first, then the
+    // The order of these two is part of the response's layout: the link word first, then the
     // state, whose tag byte ends the machine at 25 bytes, so that the response's small fields fill
     // the rest of its last word (see `ResponseLayout`).
 
-    /// What the response is tied to besides its callbacks: the response it holds a claim on, or
-    /// its extras.
-    @usableFromInline var linkage: ResponseLinkage<Value>
+    /// What the response is tied to besides its callbacks, in one word: nothing, the one response
+    /// it holds a claim on (a step of a chain), or its ``ResponseExtras``, told apart by class.
+    ///
+    /// A plain reference rather than an enum of two references: such an enum keeps its tag in
+    /// the pointer's high bits, where a leak checker no longer sees a pointer (LeakSanitizer
+    /// reported the extras of responses alive at exit as leaked).
+    @usableFromInline var link: AnyObject?
     @usableFromInline var state: State
 
     @inlinable
-    init(state: State, linkage: ResponseLinkage<Value>) {
-        self.linkage = linkage
+    init(state: State, extras: ResponseExtras?) {
+        link = extras
         self.state = state
     }
 
     /// The rarely used part, when it was needed.
     @inlinable
-    var extras: ResponseExtras<Value>? {
-        if case .extras(let extras) = linkage { return extras }
-        return nil
+    var extras: ResponseExtras? { Self.extras(in: link) }
+
+    /// `link` as extras, when it holds them. Told apart by comparing classes (`ResponseExtras` is
+    /// final): one runtime call that neither casts nor retains, on every completion of a chain.
+    @inlinable @inline(__always)
+    static func extras(in link: AnyObject?) -> ResponseExtras? {
+        guard let link, ObjectIdentifier(type(of: link)) == ObjectIdentifier(ResponseExtras.self) else { return nil }
+        return unsafeDowncast(link, to: ResponseExtras.self)
     }
 
     /// A copy of the result, if there is one.
@@ -68,7 +77,7 @@ struct ResponseStateMachine<Value: Sendable> {
         let list: CallbackList<Value>
         switch state {
         case .pending(let callbacks): list = callbacks
-        case .delivering: list = extras?.late ?? .empty
+        case .delivering: list = lateCallbacks?.list ?? .empty
         case .done: return 0
         }
         switch list {
@@ -107,7 +116,7 @@ struct ResponseStateMachine<Value: Sendable> {
             return .stored
         case .delivering(let outcome):
             if deliveryFinished { return .deliverNow(outcome.result(as: Value.self)) }
-            makeExtras().late.append(callback.take().unsafelyUnwrapped)
+            makeLateCallbacks().list.append(callback.take().unsafelyUnwrapped)
             return .queuedBehindDelivery
         case .done(let outcome):
             return .deliverNow(outcome.result(as: Value.self))
@@ -124,7 +133,7 @@ struct ResponseStateMachine<Value: Sendable> {
             state = .pending(callbacks)
             return removed
         case .delivering:
-            return extras?.late.remove(waiter) ?? false
+            return lateCallbacks?.list.remove(waiter) ?? false
         case .done:
             return false
         }
@@ -153,31 +162,26 @@ struct ResponseStateMachine<Value: Sendable> {
         // Swapped out rather than switched over, so the callbacks move instead of being copied.
         var previous = State.delivering(outcome)
         swap(&state, &previous)
-        switch previous {
+        switch consume previous {
         case .pending(let callbacks):
             // Nothing to deliver: final at once, so that the completion takes the lock only once.
             if callbacks.isEmpty { state = .done(outcome) }
-            switch linkage {
-            case .none:
-                return .deliver(callbacks, links: nil)
-            case .upstream:
-                // Moved out (swapped, not copied: a chain does this once per step).
-                var previous = ResponseLinkage<Value>.none
-                swap(&linkage, &previous)
-                guard case .upstream(let upstream) = previous else { preconditionFailure() }
+            guard let extras = Self.extras(in: link) else {
+                guard link != nil else { return .deliver(callbacks, links: nil) }
+                // An upstream, moved out (taken, not copied: a chain does this once per step).
+                let upstream = ResponseUpstream(unchecked: link.take().unsafelyUnwrapped)
                 return .deliver(callbacks, links: ResponseLinks(upstream: upstream))
-            case .extras(let extras):
-                var links = ResponseLinks(extras: extras)
-                if succeeded {
-                    links.finalProgress = extras.progress?.finish(succeeded: true)
-                } else {
-                    _ = extras.progress?.finish(succeeded: false)
-                }
-                // Kept for what outlives the result: the executor, the progress `Response.progress`
-                // still reads. (With an executor the linkage is never written: see `Response.executor`.)
-                if !extras.shedLinks() { linkage = .none }
-                return .deliver(callbacks, links: links)
             }
+            var links = ResponseLinks(extras: extras)
+            if succeeded {
+                links.finalProgress = extras.progress?.finish(succeeded: true)
+            } else {
+                _ = extras.progress?.finish(succeeded: false)
+            }
+            // Kept for what outlives the result: the executor, the progress `Response.progress`
+            // still reads.
+            if !extras.shedLinks() { link = nil }
+            return .deliver(callbacks, links: links)
         case .delivering, .done:
             preconditionFailure("ResponseKit: a response with a result was completed again")
         }
@@ -197,10 +201,10 @@ struct ResponseStateMachine<Value: Sendable> {
         guard case .delivering(let outcome) = state else {
             preconditionFailure("ResponseKit: a delivery finished on a response that was not delivering")
         }
-        if let extras, !extras.late.isEmpty {
-            let late = extras.late
-            extras.late = .empty
-            return .deliverLate(late)
+        if let late = lateCallbacks, !late.list.isEmpty {
+            let list = late.list
+            late.list = .empty
+            return .deliverLate(list)
         }
         state = .done(outcome)  // the slot's bits move: the machine still owns the value once
         return .finished
@@ -213,17 +217,16 @@ struct ResponseStateMachine<Value: Sendable> {
     @inlinable
     mutating func addUpstream(_ upstream: any ClaimHolder) -> Bool {
         guard case .pending = state else { return false }
-        switch linkage {
-        case .none:
-            linkage = .upstream(ResponseUpstream(upstream))
-        case .upstream:
-            makeExtras().upstreams.append(upstream)
-        case .extras(let extras):
+        if link == nil {
+            link = upstream
+        } else if let extras {
             if extras.upstream == nil {
                 extras.upstream = ResponseUpstream(upstream)
             } else {
                 extras.upstreams.append(upstream)
             }
+        } else {
+            makeExtras().upstreams.append(upstream)
         }
         return true
     }
@@ -231,10 +234,10 @@ struct ResponseStateMachine<Value: Sendable> {
     /// Records the first upstream of a response that nobody else can see yet (composition).
     @inlinable
     mutating func setUpstreamBeforeSharing(_ upstream: ResponseUpstream) {
-        if case .extras(let extras) = linkage {
+        if let extras {
             extras.upstream = upstream
         } else {
-            linkage = .upstream(upstream)
+            link = upstream.response
         }
     }
 
@@ -257,29 +260,37 @@ struct ResponseStateMachine<Value: Sendable> {
         return .stored
     }
 
-    /// The extras, made on first use; an upstream recorded in the linkage moves into them.
+    /// The extras, made on first use; an upstream recorded in the link moves into them.
     @inlinable
-    mutating func makeExtras() -> ResponseExtras<Value> {
-        switch linkage {
-        case .extras(let extras):
-            return extras
-        case .none:
-            let made = ResponseExtras<Value>(executor: nil)
-            linkage = .extras(made)
-            return made
-        case .upstream(let upstream):
-            let made = ResponseExtras<Value>(executor: nil)
-            made.upstream = upstream
-            linkage = .extras(made)
-            return made
-        }
+    mutating func makeExtras() -> ResponseExtras {
+        if let extras { return extras }
+        let made = ResponseExtras(executor: nil)
+        if let upstream = link { made.upstream = ResponseUpstream(unchecked: upstream) }
+        link = made
+        return made
+    }
+
+    /// The callbacks registered during the delivery under way, once there were any.
+    @inlinable
+    var lateCallbacks: ResponseLateCallbacks<Value>? {
+        // Only this machine stores them, with its own value type: the downcast holds.
+        guard let late = extras?.late else { return nil }
+        return unsafeDowncast(late, to: ResponseLateCallbacks<Value>.self)
+    }
+
+    @inlinable
+    mutating func makeLateCallbacks() -> ResponseLateCallbacks<Value> {
+        if let lateCallbacks { return lateCallbacks }
+        let made = ResponseLateCallbacks<Value>()
+        makeExtras().late = made
+        return made
     }
 
     /// The executor of a response whose callbacks run neither on the main queue nor inline: its
-    /// extras hold it from the start, and the linkage of such a response is never written again.
+    /// extras hold it from the start to the end.
     @inlinable
     var elsewhereExecutor: ResponseExecutor {
-        guard case .extras(let extras) = linkage, let executor = extras.executor else {
+        guard let executor = extras?.executor else {
             preconditionFailure("ResponseKit: a response's executor was lost")
         }
         return executor
@@ -291,9 +302,9 @@ struct ResponseStateMachine<Value: Sendable> {
 ///
 /// Only reached through ``ResponseStateMachine``, under the response's lock, or after completion
 /// handed it to the completing thread alone (``ResponseLinks``): never shared between threads
-/// without the lock, apart from ``executor``, which never changes.
+/// without the lock.
 @usableFromInline
-final class ResponseExtras<Value: Sendable> {
+final class ResponseExtras {
     /// Where callbacks run, when that is not the main queue or inline (which the response's own
     /// bits say, without an allocation).
     @usableFromInline let executor: ResponseExecutor?
@@ -303,8 +314,10 @@ final class ResponseExtras<Value: Sendable> {
     @usableFromInline var cancellationHandlers: [@Sendable () -> Void] = []
     /// Claims beyond the first (a combinator waits on many responses).
     @usableFromInline var upstreams: [any ClaimHolder] = []
-    /// Callbacks registered while the completing thread delivered.
-    @usableFromInline var late: CallbackList<Value> = .empty
+    /// Callbacks registered while the completing thread delivered: a ``ResponseLateCallbacks``
+    /// of the response's value type (kept apart, so that this class is not generic and telling it
+    /// from an upstream is one comparison).
+    @usableFromInline var late: AnyObject?
     /// The work's progress, once reported or observed (see `Response+Progress.swift`).
     @usableFromInline var progress: ProgressChannel?
 
@@ -324,17 +337,14 @@ final class ResponseExtras<Value: Sendable> {
     }
 }
 
-/// What a response is tied to besides its callbacks and result, in one word.
-///
-/// A step of a chain needs only its upstream; anything more (an executor that is not `.main` or
-/// `.immediate`, further claims, cancellation handlers, late callbacks, progress) lives in
-/// ``ResponseExtras``, allocated when first needed.
+/// Callbacks registered while a response's completing thread delivered, which that thread runs
+/// after the earlier ones (see ``ResponseStateMachine/State/delivering(_:)``).
 @usableFromInline
-enum ResponseLinkage<Value: Sendable> {
-    case none
-    /// The one response this one holds a claim on.
-    case upstream(ResponseUpstream)
-    case extras(ResponseExtras<Value>)
+final class ResponseLateCallbacks<Value: Sendable> {
+    @usableFromInline var list: CallbackList<Value> = .empty
+
+    @inlinable
+    init() {}
 }
 
 /// What a completed response must finish outside its lock: run its cancellation handlers (when it
@@ -371,7 +381,7 @@ struct ResponseLinks {
 
     /// Takes what `extras` link to (the caller sheds them afterwards).
     @inlinable
-    init<Value>(extras: ResponseExtras<Value>) {
+    init(extras: ResponseExtras) {
         upstream = extras.upstream
         if !extras.cancellationHandlers.isEmpty || !extras.upstreams.isEmpty {
             rare = Rare(cancellationHandlers: extras.cancellationHandlers, upstreams: extras.upstreams)
