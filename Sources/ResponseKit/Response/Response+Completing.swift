@@ -63,9 +63,10 @@ extension Response {
         // Made before the lock: storing a large value allocates its box.
         let outcome = ResponseOutcome(result)
         let succeeded = flags & ResponseFlags.failed == 0
+        var links: ResponseLinks? = nil
         let action = withLock { machine, flagsOnUnlock in
-            let action = machine.complete(with: outcome, succeeded: succeeded)
-            if case .deliver(let callbacks, _) = action {
+            let action = machine.complete(with: outcome, succeeded: succeeded, links: &links)
+            if case .deliver(let callbacks) = action {
                 flagsOnUnlock = flags
                 if callbacks.isEmpty {
                     flagsOnUnlock |= ResponseFlags.delivered
@@ -80,11 +81,11 @@ extension Response {
             outcome.destroyValue(as: Value.self)  // no machine took it
             if case .resolving(let file, let line) = how { reportDuplicate(first: first, file: file, line: line) }
             return false
-        case .deliver(let callbacks, let links):
+        case .deliver(let callbacks):
             if rk_load_relaxed(word) & ResponseFlags.tracked != 0 { ResponseTracking.untrack(ObjectIdentifier(self)) }
-            // Consumed, not read through the optional: each copy retained and released what it
-            // holds (measured: two copies and four retains per step of a chain).
-            if let links = consume links {
+            // Moved out, not read through the optional nor bound from the action: each copy
+            // retained and released what it holds (measured: four retains per step of a chain).
+            if let links = links.take() {
                 var cancelling = false
                 if case .cancelling = how { cancelling = true }
                 // Progress ends at 1 before the success callbacks (in the executor's order).

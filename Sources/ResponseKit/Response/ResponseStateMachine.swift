@@ -143,17 +143,25 @@ struct ResponseStateMachine<Value: Sendable> {
 
     @usableFromInline
     enum CompleteAction {
-        /// This result won: finish `links` (run cancellation handlers, release claims), then
+        /// This result won: finish the links (run cancellation handlers, release claims), then
         /// deliver it to `callbacks`. With no callbacks the response is `done` at once.
-        case deliver(CallbackList<Value>, links: ResponseLinks?)
+        case deliver(CallbackList<Value>)
         /// The response already had a result, which stands.
         case alreadyCompleted(first: Result<Value, any Error>)
     }
 
-    /// - Parameter outcome: the result, owned by the caller until this returns `deliver`; then the
-    ///   machine owns it. On `alreadyCompleted` the caller still owns it and must destroy it.
+    /// - Parameters:
+    ///   - outcome: the result, owned by the caller until this returns `deliver`; then the machine
+    ///     owns it. On `alreadyCompleted` the caller still owns it and must destroy it.
+    ///   - succeeded: whether `outcome` is a success.
+    ///   - links: set, when the result won, to what the completion must finish outside the lock
+    ///     (handed out apart from the action, so that it moves rather than being copied out of it).
     @inlinable @inline(__always)
-    mutating func complete(with outcome: ResponseOutcome, succeeded: Bool) -> CompleteAction {
+    mutating func complete(
+        with outcome: ResponseOutcome,
+        succeeded: Bool,
+        links: inout ResponseLinks?
+    ) -> CompleteAction {
         // A machine with a result is never written again (lock-free readers rely on it).
         switch state {
         case .pending: break
@@ -167,21 +175,23 @@ struct ResponseStateMachine<Value: Sendable> {
             // Nothing to deliver: final at once, so that the completion takes the lock only once.
             if callbacks.isEmpty { state = .done(outcome) }
             guard let extras = Self.extras(in: link) else {
-                guard link != nil else { return .deliver(callbacks, links: nil) }
+                guard link != nil else { return .deliver(callbacks) }
                 // An upstream, moved out (taken, not copied: a chain does this once per step).
                 let upstream = ResponseUpstream(unchecked: link.take().unsafelyUnwrapped)
-                return .deliver(callbacks, links: ResponseLinks(upstream: upstream))
+                links = ResponseLinks(upstream: upstream)
+                return .deliver(callbacks)
             }
-            var links = ResponseLinks(extras: extras)
+            var finished = ResponseLinks(extras: extras)
             if succeeded {
-                links.finalProgress = extras.progress?.finish(succeeded: true)
+                finished.finalProgress = extras.progress?.finish(succeeded: true)
             } else {
                 _ = extras.progress?.finish(succeeded: false)
             }
             // Kept for what outlives the result: the executor, the progress `Response.progress`
             // still reads.
             if !extras.shedLinks() { link = nil }
-            return .deliver(callbacks, links: links)
+            links = finished
+            return .deliver(callbacks)
         case .delivering, .done:
             preconditionFailure("ResponseKit: a response with a result was completed again")
         }
