@@ -39,20 +39,30 @@ struct ResponseLayoutTests {
         expectWordAtItsOffset(Response<Int>.succeeded(1).map { "\($0)" })
     }
 
-    /// LeakSanitizer finds live objects by the pointers it sees in memory: a reference kept with
-    /// tag bits in its high byte (as an enum of two references keeps it) looks like a leak.
-    @Test func theLinkWord_holdsAPlainPointer_toTheExtrasOrTheUpstream() {
-        let elsewhere = Response<Int>.pending(on: .queue(.global())).response  // extras from the start
-        let (upstream, resolver) = Response<Int>.pending(on: .immediate)
-        defer { withExtendedLifetime(resolver) {} }  // pending: the derived response keeps its link
-        let derived = upstream.map { $0 + 1 }
-        let extras = elsewhere.machine.link
-        #expect(extras != nil)
-        let cases: [(response: AnyObject, linked: AnyObject?)] = [(elsewhere, extras), (derived, upstream)]
-        for (response, linked) in cases {
-            let word = _getUnsafePointerToStoredProperties(response).load(as: UInt.self)
-            #expect(word == linked.map { UInt(bitPattern: Unmanaged.passUnretained($0).toOpaque()) })
+    struct Failure: Error, Equatable {
+        let code: Int
+    }
+
+    /// A delivered result is read from where the final state keeps it, without `machine`.
+    @Test func aDeliveredResult_readFromTheFinalState_isTheResult() throws {
+        #expect(try Response<Int>.succeeded(7).deliveredResult?.get() == 7)
+        #expect(try Response<String>.succeeded("seven").deliveredResult?.get() == "seven")
+        #expect(try Response<Large>.succeeded(Large()).deliveredResult?.get().name == "large")
+        let object = Object()
+        #expect(try Response<Object>.succeeded(object).deliveredResult?.get() === object)
+        let triple = try #require(try Response<(Int, Int, Int)>.succeeded((1, 2, 3)).deliveredResult?.get())
+        #expect(triple == (1, 2, 3))
+        let failed = Response<Int>.failed(Failure(code: 3))
+        failed.markFailureObserved()
+        guard case .failure(let error)? = failed.deliveredResult else {
+            Issue.record("no failure delivered")
+            return
         }
+        #expect(error as? Failure == Failure(code: 3))
+        let (pending, resolver) = Response<Int>.pending(on: .immediate)
+        #expect(pending.deliveredResult == nil)
+        resolver.succeed(9)
+        #expect(try pending.deliveredResult?.get() == 9)
     }
 
     @Test func theMachine_isTheSameSize_whateverTheValue() {

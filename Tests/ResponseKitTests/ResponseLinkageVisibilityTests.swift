@@ -22,7 +22,7 @@ struct ResponseLinkageVisibilityTests {
         return (0..<wordCount).contains { words[$0] == address }
     }
 
-    func extras<Value>(of response: Response<Value>) throws -> ResponseExtras<Value> {
+    func extras<Value>(of response: Response<Value>) throws -> ResponseExtras {
         try #require(response.withLock { machine, _ in machine.extras })
     }
 

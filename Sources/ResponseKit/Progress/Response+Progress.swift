@@ -74,7 +74,7 @@ extension Response {
                 }
             }
         }
-        if case .immediate = executor.kind { delivery() } else { executor.run(delivery) }
+        if runsCallbacksInline { delivery() } else { executor.run(delivery) }
     }
 
     /// Hands `value` to one observer: what a late observer hears at once.
@@ -83,7 +83,7 @@ extension Response {
         case .inline(let body):
             body(value)
         case .sendable(let body):
-            if case .immediate = executor.kind { body(value) } else { executor.run { body(value) } }
+            if runsCallbacksInline { body(value) } else { executor.run { body(value) } }
         case .mainActor(let body):
             MainActorDelivery.run(after: executor) { body(value) }
         }

@@ -148,12 +148,12 @@ extension Response {
             waiter.wake()
         case .success(let body):
             guard case .success(let value) = result else { return }
-            if case .immediate = executor.kind { body(value) } else { executor.run { body(value) } }
+            if runsCallbacksInline { body(value) } else { executor.run { body(value) } }
         case .failure(let body):
             guard case .failure(let error) = result else { return }
-            if case .immediate = executor.kind { body(error) } else { executor.run { body(error) } }
+            if runsCallbacksInline { body(error) } else { executor.run { body(error) } }
         case .result(let body):
-            if case .immediate = executor.kind { body(result) } else { executor.run { body(result) } }
+            if runsCallbacksInline { body(result) } else { executor.run { body(result) } }
         case .mainActorSuccess(let body):
             guard case .success(let value) = result else { return }
             MainActorDelivery.run(after: executor) { body(value) }

@@ -169,6 +169,13 @@ public final class Response<Value: Sendable>: @unchecked Sendable {
         }
     }
 
+    /// Whether callbacks run inline (``ResponseExecutor/immediate``): the response's own bits,
+    /// without making the executor.
+    @inlinable @inline(__always)
+    var runsCallbacksInline: Bool {
+        executorKindAndLineHigh & ResponseLayout.ExecutorKind.mask == ResponseLayout.ExecutorKind.immediate
+    }
+
     // MARK: - Making responses
 
     /// Makes a pending response and the resolver that finishes it.

@@ -36,6 +36,30 @@ enum ResponseLayout {
         (_getUnsafePointerToStoredProperties(response) + wordOffset).assumingMemoryBound(to: rk_word.self)
     }
 
+    /// The state's offset from a response's first stored property: after the machine's link.
+    @inlinable @inline(__always)
+    static var stateOffset: Int { MemoryLayout<AnyObject?>.stride }
+
+    /// The success value of a response whose `delivered` flag is set and `failed` flag is not.
+    ///
+    /// Its state is then `.done(.success(slot))` or a finished `.delivering(.success(slot))`, and
+    /// Swift keeps an enum's payload at its start, so the slot's two words are the state's first
+    /// two (pinned by `ResponseLayoutTests`). Nothing writes them any more (see the note on
+    /// `Response`), so they are read without the lock, as the flag allows.
+    @inlinable @inline(__always)
+    static func deliveredSuccess<Value>(of response: Response<Value>) -> Value {
+        let words = (_getUnsafePointerToStoredProperties(response) + stateOffset).load(as: (UInt, UInt).self)
+        return ResponseValueSlot(words: words).value(as: Value.self)
+    }
+
+    /// The error of a response whose `delivered` and `failed` flags are set: its state is then
+    /// `.done(.failure(error))` (or a finished `.delivering`), which keeps the error first, like
+    /// ``deliveredSuccess(of:)``.
+    @inlinable @inline(__always)
+    static func deliveredFailure<Value>(of response: Response<Value>) -> any Error {
+        (_getUnsafePointerToStoredProperties(response) + stateOffset).load(as: (any Error).self)
+    }
+
     /// The bits of ``Response/executor`` that a response keeps inline: the main queue and inline
     /// need no allocation; anything else lives in the response's extras.
     @usableFromInline

@@ -49,17 +49,26 @@ extension Response {
     /// one documented fast path. After `delivered` is set (with release ordering, after the
     /// machine became final; see the note on `Response`), nothing writes the machine again, so a
     /// reader that sees the flag (acquire) may read it. `nil` before that, whatever the state.
+    ///
+    /// The result is read straight from where the final state keeps it (see
+    /// `ResponseLayout.deliveredSuccess`), not through `machine`: a read of `machine` overlapping a
+    /// transition's access under the lock (a late `complete`, a waiter added) is a race in Swift's
+    /// terms even though that transition writes nothing, and the thread sanitizer reports it.
+    /// (Reading a success through the state's enum also copied the whole state first: a tenth of
+    /// W2's instructions.)
     @inlinable @inline(__always)
     var deliveredResult: Result<Value, any Error>? {
+        let flags = self.flags
         guard flags & ResponseFlags.delivered != 0 else { return nil }
-        return machine.result
+        if flags & ResponseFlags.failed == 0 { return .success(ResponseLayout.deliveredSuccess(of: self)) }
+        return .failure(ResponseLayout.deliveredFailure(of: self))
     }
 
     /// The result if the response has one: without the lock once delivered, with it before.
     @inlinable
     var currentResult: Result<Value, any Error>? {
         let flags = self.flags
-        if flags & ResponseFlags.delivered != 0 { return machine.result }
+        if flags & ResponseFlags.delivered != 0 { return deliveredResult }
         guard flags & ResponseFlags.done != 0 else { return nil }
         return withLock { machine, _ in machine.result }
     }

@@ -22,6 +22,13 @@ struct ResponseValueSlot {
     }
 
     /// A slot owning a copy of `value`.
+    /// A slot whose words were read from where a state keeps one (`ResponseLayout`): a view for
+    /// reading, which owns nothing.
+    @inlinable @inline(__always)
+    init(words: (UInt, UInt)) {
+        self.words = words
+    }
+
     @inlinable
     init<Value>(_ value: Value) {
         words = (0, 0)
