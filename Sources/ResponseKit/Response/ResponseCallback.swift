@@ -72,12 +72,12 @@ enum CallbackList<Value: Sendable>: Sendable {
     mutating func append(_ callback: consuming ResponseCallback<Value>) {
         switch self {
         case .empty:
-            self = .one(callback)
+            self = .one(consume callback)
         case .one(let first):
-            self = .many([first, callback])
+            self = .many([first, consume callback])
         case .many(var callbacks):
             self = .empty  // drop our reference so the append below does not copy the array
-            callbacks.append(callback)
+            callbacks.append(consume callback)
             self = .many(callbacks)
         }
     }
