@@ -18,7 +18,7 @@ extension Response {
     @inlinable
     func makeDerived<T: Sendable>(file: StaticString, line: UInt) -> Response<T> {
         addClaim()
-        let derived = Response<T>(pendingOn: executor, file: file, line: line)
+        let derived = Response<T>(pendingLike: self, file: file, line: line)
         derived.machine.setUpstreamBeforeSharing(ResponseUpstream(self))  // not shared yet: no lock needed
         return derived
     }

@@ -75,25 +75,51 @@ public final class Response<Value: Sendable>: @unchecked Sendable {
     @usableFromInline let creationFile: UnsafeRawPointer?
 
     @inlinable
-    init(
+    convenience init(
         state: ResponseStateMachine<Value>.State,
         flags: UInt32,
         executor: ResponseExecutor,
         file: StaticString,
         line: UInt
     ) {
-        let kind: UInt8
         switch executor.kind {
         case .main:
-            kind = ResponseLayout.ExecutorKind.main
-            machine = ResponseStateMachine(state: state, extras: nil)
+            self.init(
+                state: state, flags: flags, kind: ResponseLayout.ExecutorKind.main, extras: nil, file: file, line: line)
         case .immediate:
-            kind = ResponseLayout.ExecutorKind.immediate
-            machine = ResponseStateMachine(state: state, extras: nil)
+            self.init(
+                state: state,
+                flags: flags,
+                kind: ResponseLayout.ExecutorKind.immediate,
+                extras: nil,
+                file: file,
+                line: line
+            )
         case .queue, .custom:
-            kind = ResponseLayout.ExecutorKind.elsewhere
-            machine = ResponseStateMachine(state: state, extras: ResponseExtras(executor: executor))
+            self.init(
+                state: state,
+                flags: flags,
+                kind: ResponseLayout.ExecutorKind.elsewhere,
+                extras: ResponseExtras(executor: executor),
+                file: file,
+                line: line
+            )
         }
+    }
+
+    /// - Parameters:
+    ///   - kind: the executor's kind (`ResponseLayout.ExecutorKind`).
+    ///   - extras: the extras that hold the executor when `kind` is `elsewhere`; `nil` otherwise.
+    @inlinable
+    init(
+        state: ResponseStateMachine<Value>.State,
+        flags: UInt32,
+        kind: UInt8,
+        extras: ResponseExtras?,
+        file: StaticString,
+        line: UInt
+    ) {
+        machine = ResponseStateMachine(state: state, extras: extras)
         let recordedLine = line <= ResponseLayout.maximumLine ? line : 0
         executorKindAndLineHigh = kind | UInt8(truncatingIfNeeded: recordedLine >> 16) << 2
         creationLineLow = UInt16(truncatingIfNeeded: recordedLine)
@@ -101,6 +127,18 @@ public final class Response<Value: Sendable>: @unchecked Sendable {
         stateWord = rk_word_make(isTracked ? flags | ResponseFlags.tracked : flags)
         creationFile = file.hasPointerRepresentation ? UnsafeRawPointer(file.utf8Start) : nil
         if isTracked { ResponseTracking.track(self) }
+    }
+
+    /// A pending response whose callbacks run where `source`'s run (composition): the executor's
+    /// bits are copied, without making the executor, unless it lives in the extras.
+    @inlinable
+    convenience init<Source>(pendingLike source: Response<Source>, file: StaticString, line: UInt) {
+        let kind = source.executorKindAndLineHigh & ResponseLayout.ExecutorKind.mask
+        if kind == ResponseLayout.ExecutorKind.elsewhere {
+            self.init(pendingOn: source.executor, file: file, line: line)
+        } else {
+            self.init(state: .pending(.empty), flags: 0, kind: kind, extras: nil, file: file, line: line)
+        }
     }
 
     /// A pending response with no resolver of the user's: composition resolves it.
