@@ -89,7 +89,7 @@ extension Response {
                 var cancelling = false
                 if case .cancelling = how { cancelling = true }
                 // Progress ends at 1 before the success callbacks (in the executor's order).
-                if let channel = links.finish(cancelling: cancelling, context: &context) {
+                if let channel = (consume links).finish(cancelling: cancelling, context: &context) {
                     scheduleProgressDelivery(channel)
                 }
             }
