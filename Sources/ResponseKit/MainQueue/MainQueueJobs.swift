@@ -10,12 +10,16 @@ import Dispatch
 /// - **Batches.** One `DispatchQueue.main.async` drains every job that is ready, so many
 ///   callbacks cost one main-queue hop.
 /// - **Order.** Jobs run in the order they were enqueued, whoever runs them.
+@usableFromInline
 enum MainQueueJobs {
     /// A job: plain, or a main-actor one (kept apart so that a main-actor callback costs no
     /// wrapping closure).
+    @usableFromInline
     enum Job: Sendable {
         case plain(@Sendable () -> Void)
         case mainActor(@MainActor @Sendable () -> Void)
+        /// A callback and its argument, without a closure around them (see ``MainQueueCall``).
+        case call(any MainQueueCall)
 
         /// Runs the job. The caller is on the main actor: the drains enter it once per batch
         /// (`MainActor.assumeIsolated` costs an allocation and an executor check each time:
@@ -25,6 +29,7 @@ enum MainQueueJobs {
             switch self {
             case .plain(let job): job()
             case .mainActor(let job): job()
+            case .call(let call): call.run()
             }
         }
     }
@@ -57,6 +62,7 @@ enum MainQueueJobs {
         enqueue(.mainActor(job))
     }
 
+    @usableFromInline
     static func enqueue(_ job: Job) {
         let (schedule, parked) = state.withLock { state -> (Bool, BlockingWaiter?) in
             state.jobs.append(job)
@@ -143,9 +149,75 @@ enum MainQueueJobs {
     }
 }
 
+/// A callback's delivery as a main-queue job: the callback and its argument, run together.
+///
+/// Kept as a value rather than a closure capturing both: a closure's context is an allocation per
+/// delivery, while a callback (two words) and a one-word argument fit an existential's inline
+/// buffer, so most deliveries to the main queue allocate nothing of their own.
+@usableFromInline
+protocol MainQueueCall: Sendable {
+    @MainActor func run()
+}
+
+/// A main-actor callback and its argument.
+@usableFromInline
+struct MainActorCall<Argument: Sendable>: MainQueueCall {
+    @usableFromInline let body: @MainActor (Argument) -> Void
+    @usableFromInline let argument: Argument
+
+    @inlinable
+    init(body: @escaping @MainActor (Argument) -> Void, argument: Argument) {
+        self.body = body
+        self.argument = argument
+    }
+
+    @inlinable @MainActor
+    func run() { body(argument) }
+}
+
+/// A `@Sendable` callback of a `.main` response and its argument.
+@usableFromInline
+struct SendableCall<Argument: Sendable>: MainQueueCall {
+    @usableFromInline let body: @Sendable (Argument) -> Void
+    @usableFromInline let argument: Argument
+
+    @inlinable
+    init(body: @escaping @Sendable (Argument) -> Void, argument: Argument) {
+        self.body = body
+        self.argument = argument
+    }
+
+    @inlinable @MainActor
+    func run() { body(argument) }
+}
+
 /// Runs main-actor callbacks on the main actor.
 @usableFromInline
 enum MainActorDelivery {
+    /// Calls `body` with `argument` on the main actor, after the response's executor has had its
+    /// turn, as ``run(after:_:)`` does; on the main queue without allocating a closure.
+    @inlinable
+    static func call<Argument: Sendable>(
+        _ body: @escaping @MainActor (Argument) -> Void,
+        with argument: Argument,
+        after executor: ResponseExecutor
+    ) {
+        if case .main = executor.kind {
+            MainQueueJobs.enqueue(.call(MainActorCall(body: body, argument: argument)))
+        } else {
+            run(after: executor) { body(argument) }
+        }
+    }
+
+    /// Calls a `.main` response's `@Sendable` callback with `argument` on the main queue, without
+    /// allocating a closure.
+    @inlinable
+    static func callOnMainQueue<Argument: Sendable>(
+        _ body: @escaping @Sendable (Argument) -> Void, with argument: Argument
+    ) {
+        MainQueueJobs.enqueue(.call(SendableCall(body: body, argument: argument)))
+    }
+
     /// Runs `job` on the main actor, after the response's executor has had its turn: a `.main`
     /// response's jobs go through ``MainQueueJobs`` (in order with its other callbacks); for other
     /// executors the job goes through the executor first (a test's `ManualExecutor` still decides

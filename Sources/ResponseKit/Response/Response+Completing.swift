@@ -148,22 +148,33 @@ extension Response {
             waiter.wake()
         case .success(let body):
             guard case .success(let value) = result else { return }
-            if runsCallbacksInline { body(value) } else { executor.run { body(value) } }
+            call(body, with: value)
         case .failure(let body):
             guard case .failure(let error) = result else { return }
-            if runsCallbacksInline { body(error) } else { executor.run { body(error) } }
+            call(body, with: error)
         case .result(let body):
-            if runsCallbacksInline { body(result) } else { executor.run { body(result) } }
+            call(body, with: result)
         case .mainActorSuccess(let body):
             guard case .success(let value) = result else { return }
-            MainActorDelivery.run(after: executor) { body(value) }
+            MainActorDelivery.call(body, with: value, after: executor)
         case .mainActorFailure(let body):
             guard case .failure(let error) = result else { return }
-            MainActorDelivery.run(after: executor) { body(error) }
+            MainActorDelivery.call(body, with: error, after: executor)
         case .mainActorResult(let body):
-            MainActorDelivery.run(after: executor) { body(result) }
+            MainActorDelivery.call(body, with: result, after: executor)
         case .elsewhere(let boxed):
             boxed.deliver(result)
+        }
+    }
+
+    /// Calls a `@Sendable` callback with `argument` where the response's callbacks run: inline, on
+    /// the main queue (as a job that allocates no closure), or through the executor.
+    @inlinable @inline(__always)
+    func call<Argument: Sendable>(_ body: @escaping @Sendable (Argument) -> Void, with argument: Argument) {
+        switch executorKindAndLineHigh & ResponseLayout.ExecutorKind.mask {
+        case ResponseLayout.ExecutorKind.immediate: body(argument)
+        case ResponseLayout.ExecutorKind.main: MainActorDelivery.callOnMainQueue(body, with: argument)
+        default: executor.run { body(argument) }
         }
     }
 
