@@ -28,7 +28,7 @@ enum W6MainQueueDelivery {
             smokeOperations: 10,
             warmsUp: servicing.warmsUpInProcess,
             target: .ratio(1.0),
-            allocationBudget: 4,
+            allocationBudget: 3,
             responseKit: servicing.variant("ResponseKit, .main", role: .responseKit, of: id, work: responseKit),
             floor: servicing.variant("DispatchQueue.main.async", role: .floor, of: id, work: floor),
             alternatives: [

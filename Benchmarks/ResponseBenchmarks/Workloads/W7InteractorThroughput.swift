@@ -26,7 +26,7 @@ enum W7InteractorThroughput {
             warmsUp: servicing.warmsUpInProcess,
             target: .ratio(1.3),
             // Dispatch's own allocations (blocks, thread wake-ups) vary with timing: a margin.
-            allocationBudget: inFlight == 1 ? 20 : 10,
+            allocationBudget: inFlight == 1 ? 20 : 8,
             responseKit: servicing.variant("ResponseKit interactor", role: .responseKit, of: id) { requests in
                 work(requests, inFlight: inFlight, in: "W7 ResponseKit") { request, loop in
                     DoublingInteractor().execute(request).mainActor.onCompletion { loop.receive($0) }
