@@ -119,18 +119,30 @@ enum MainQueueJobs {
     /// Takes every job enqueued so far as the new batch (the old one is done: its storage is
     /// handed back to the producers, so neither side allocates once warm). `false` when there
     /// were none; then, for the scheduled drain, the next enqueue schedules another.
+    ///
+    /// The finished jobs are released outside any access to `batch`: their releases run deinits,
+    /// which can reach a blocking wait on the main queue (a dropped resolver abandons a response
+    /// whose `.immediate` callback blocks), and that wait's ``runReadyJobs()`` reads `batch`;
+    /// inside `batch.removeAll` that was an overlapping access, which Swift traps.
     @MainActor
     private static func takeBatch(endingTheDrainWhenEmpty: Bool) -> Bool {
-        batch.removeAll(keepingCapacity: batch.capacity <= 1024)
+        var storage: [Job] = []
+        swap(&storage, &batch)  // a move: runs no deinit
         next = 0
-        return state.withLock { state in
+        storage.removeAll(keepingCapacity: storage.capacity <= 1024)  // may re-enter; `batch` is empty
+        let took = state.withLock { state in
             if state.jobs.isEmpty {
                 if endingTheDrainWhenEmpty { state.drainScheduled = false }
                 return false
             }
-            swap(&state.jobs, &batch)
+            swap(&state.jobs, &storage)
             return true
         }
+        guard took else { return false }
+        // A wait nested in the releases above ran every job it found and left `batch` empty.
+        precondition(batch.isEmpty && next == 0, "ResponseKit: main-queue jobs taken twice")
+        swap(&storage, &batch)
+        return true
     }
 
     /// Makes `waiter` the one woken by new jobs, until ``unpark(_:)``. Returns the waiter parked

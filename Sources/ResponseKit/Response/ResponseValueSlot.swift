@@ -21,7 +21,6 @@ struct ResponseValueSlot {
             && _isBitwiseTakable(type)
     }
 
-    /// A slot owning a copy of `value`.
     /// A slot whose words were read from where a state keeps one (`ResponseLayout`): a view for
     /// reading, which owns nothing.
     @inlinable @inline(__always)
@@ -29,6 +28,7 @@ struct ResponseValueSlot {
         self.words = words
     }
 
+    /// A slot owning a copy of `value`.
     @inlinable
     init<Value>(_ value: Value) {
         words = (0, 0)
