@@ -185,9 +185,9 @@ extension Response {
             combined.complete(with: whenEmpty, how: .racing)
             return combined
         }
-        // Every claim at once, before the combined response is shared: no lock, one array.
+        // Every claim at once, before the combined response is shared: one array.
         for input in inputs { input.addClaim() }
-        combined.machine.makeExtras().upstreams = inputs
+        combined.beforeSharing { $0.makeExtras().upstreams = inputs }
         for (index, input) in inputs.enumerated() { input.register(observer(index, combined)) }
         return combined
     }

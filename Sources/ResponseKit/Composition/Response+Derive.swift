@@ -19,7 +19,7 @@ extension Response {
     func makeDerived<T: Sendable>(file: StaticString, line: UInt) -> Response<T> {
         addClaim()
         let derived = Response<T>(pendingLike: self, file: file, line: line)
-        derived.machine.setUpstreamBeforeSharing(ResponseUpstream(self))  // not shared yet: no lock needed
+        derived.beforeSharing { $0.setUpstreamBeforeSharing(ResponseUpstream(self)) }
         return derived
     }
 

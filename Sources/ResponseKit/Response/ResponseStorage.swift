@@ -39,6 +39,15 @@ extension Response {
         rk_load_acquire(word)
     }
 
+    /// Runs `body` on the machine of a response that only its maker can reach so far (composition
+    /// setting up a response it has just made): without the lock, unless the response is tracked,
+    /// since the tracker holds it from its creation and may read it (under the lock) at any time.
+    @inlinable @inline(__always)
+    func beforeSharing<Result>(_ body: (inout ResponseStateMachine<Value>) -> Result) -> Result {
+        if rk_load_relaxed(word) & ResponseFlags.tracked == 0 { return body(&machine) }
+        return withLock { machine, _ in body(&machine) }
+    }
+
     /// Sets `flags` without the lock.
     @inlinable @inline(__always)
     func setFlags(_ flags: UInt32) {
