@@ -68,6 +68,49 @@ struct ResponseDeepChainTests {
         #expect(ends.values == [500], "the whole chain finished before succeed returned")
     }
 
+    @Test func aChainWhoseStepsAreEachTheOnlyObserver_runsEveryStepAtOneStackDepth() throws {
+        // Nested, each step adds the frames of a completion and a delivery (a kilobyte or more in
+        // debug); flat, every step runs from the same loop. Fifty steps tell the two apart.
+        let (source, resolver) = Response<Int>.pending(on: .immediate)
+        let depths = Recorder<UInt>()
+        var chain = source
+        for _ in 0..<50 {
+            chain = chain.map { value in
+                var local = value
+                depths.record(withUnsafeMutablePointer(to: &local) { UInt(bitPattern: $0) })
+                return local + 1
+            }
+        }
+        resolver.succeed(0)
+        #expect(try chain.value == 50)
+        let addresses = depths.values
+        #expect(addresses.count == 50)
+        let spread = (addresses.max() ?? 0) - (addresses.min() ?? 0)
+        #expect(spread < 1_024, "the steps ran \(spread) bytes of stack apart")
+    }
+
+    @Test func aStepsResponse_finishesBeforeItsUpstreamsNextCallbackRuns() {
+        let (source, resolver) = Response<Int>.pending(on: .immediate)
+        let order = Recorder<String>()
+        source.map { $0 + 1 }.map { $0 + 1 }.onCompletion { _ in order.record("end of the chain") }
+        source.onCompletion { _ in order.record("next callback") }
+        resolver.succeed(0)
+        #expect(order.values == ["end of the chain", "next callback"])
+    }
+
+    @Test func aCallbackRegisteredOnTheUpstreamInsideAStep_runsAfterTheStepsResponseFinishes() {
+        let (source, resolver) = Response<Int>.pending(on: .immediate)
+        let order = Recorder<String>()
+        source.map { value in
+            source.onCompletion { _ in order.record("registered inside the step") }
+            order.record("step")
+            return value + 1
+        }
+        .onCompletion { _ in order.record("step's response") }
+        resolver.succeed(0)
+        #expect(order.values == ["step", "step's response", "registered inside the step"])
+    }
+
     @Test func aChainOf100_000InlineSteps_finishesWithoutOverflowingTheStack() throws {
         let (source, resolver) = Response<Int>.pending(on: .immediate)
         var chain = source

@@ -144,6 +144,25 @@ static inline void rk_unlock_setting(rk_word *word, uint32_t flags) {
 #endif
 }
 
+/// Releases the response's lock, sets `flags` and adds `amount` to the word (release ordering),
+/// in one atomic operation where the lock lives in the state word: a registration that also
+/// records a claim (composition) costs no atomic operation of its own.
+static inline void rk_unlock_setting_adding(rk_word *word, uint32_t flags, uint32_t amount) {
+#if defined(__APPLE__)
+    uint32_t current = __atomic_load_n(&word->state, __ATOMIC_RELAXED);
+    while (!__atomic_compare_exchange_n(
+        &word->state, &current, (current | flags) + amount, true, __ATOMIC_RELEASE, __ATOMIC_RELAXED)) {
+    }
+    rk_darwin_lock_unlock(&word->lock);
+#else
+    uint32_t current = __atomic_load_n(&word->state, __ATOMIC_RELAXED);
+    while (!__atomic_compare_exchange_n(
+        &word->state, &current, ((current | flags) & ~RK_LOCK_BIT) + amount, true, __ATOMIC_RELEASE,
+        __ATOMIC_RELAXED)) {
+    }
+#endif
+}
+
 /// Whether the caller runs on the process's main thread. Cheap: no system call.
 bool rk_is_main_thread(void);
 

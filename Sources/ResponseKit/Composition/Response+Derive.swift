@@ -13,11 +13,11 @@
 // (`ResponseError.abandoned`), and finishing drops the observers and the claims.
 
 extension Response {
-    /// Makes a pending response that holds a claim on this one and delivers on this response's
-    /// executor.
+    /// Makes a pending response that links this one and delivers on this response's executor. Its
+    /// claim on this one is recorded by the observer's registration that must follow
+    /// (``register(claiming:)``), in the same atomic operation.
     @inlinable
     func makeDerived<T: Sendable>(file: StaticString, line: UInt) -> Response<T> {
-        addClaim()
         let derived = Response<T>(pendingLike: self, file: file, line: line)
         derived.beforeSharing { $0.setUpstreamBeforeSharing(ResponseUpstream(self)) }
         return derived
@@ -34,7 +34,7 @@ extension Response {
     ) -> Response<T> {
         let derived: Response<T> = makeDerived(file: file, line: line)
         register(
-            .observer { result, completion in
+            claiming: .observer { result, completion in
                 guard !derived.isDone else { return }
                 if case .immediate = context.kind {
                     step(result, derived, &completion)
@@ -78,7 +78,7 @@ extension Response {
         }
         link(derived)
         register(
-            .observer { result, completion in derived.complete(with: result, chainedIn: &completion) },
+            .observer { result, completion in derived.complete(with: result, asLastActOf: &completion) },
             context: &context)
     }
 }

@@ -23,7 +23,7 @@ extension Response {
     ) -> Response<Value> {
         derive(on: context, file: file, line: line) { result, derived, completion in
             if case .success(let value) = result { body(value) }
-            derived.complete(with: result, chainedIn: &completion)
+            derived.complete(with: result, asLastActOf: &completion)
         }
     }
 
@@ -67,7 +67,7 @@ extension Response {
     ) -> Response<Value> {
         let passedOn: Response<Value> = derive(on: context, file: file, line: line) { result, derived, completion in
             body(result)
-            derived.complete(with: result, chainedIn: &completion)
+            derived.complete(with: result, asLastActOf: &completion)
         }
         // `body` sees the failure: that counts as observing it, even if nobody reads `passedOn`.
         passedOn.markFailureObserved()

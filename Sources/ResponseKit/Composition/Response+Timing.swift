@@ -32,7 +32,7 @@ extension Response {
             derived.complete(with: .failure(ResponseError.deadlineExceeded), how: .racing)
         }
         derived.register(.observer { _, _ in timer.cancel() })
-        register(.observer { result, completion in derived.complete(with: result, chainedIn: &completion) })
+        register(claiming: .observer { result, completion in derived.complete(with: result, asLastActOf: &completion) })
         return derived
     }
 
@@ -56,9 +56,9 @@ extension Response {
     ) -> Response<Value> {
         let derived: Response<Value> = makeDerived(file: file, line: line)
         register(
-            .observer { result, completion in
+            claiming: .observer { result, completion in
                 if case .failure(let error) = result, error is CancellationError {
-                    derived.complete(with: result, chainedIn: &completion)
+                    derived.complete(with: result, asLastActOf: &completion)
                     return
                 }
                 let timer = scheduler.schedule(after: interval) { derived.complete(with: result, how: .racing) }

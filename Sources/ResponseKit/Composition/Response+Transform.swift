@@ -28,7 +28,8 @@ extension Response {
         _ transform: @escaping @Sendable (Value) throws -> NewValue
     ) -> Response<NewValue> {
         derive(on: context, file: file, line: line) { result, derived, completion in
-            derived.complete(with: result.flatMap { value in Result { try transform(value) } }, chainedIn: &completion)
+            derived.complete(
+                with: result.flatMap { value in Result { try transform(value) } }, asLastActOf: &completion)
         }
     }
 
@@ -61,10 +62,10 @@ extension Response {
                 do {
                     try transform(value).forward(to: derived, context: &completion)
                 } catch {
-                    derived.complete(with: .failure(error), chainedIn: &completion)
+                    derived.complete(with: .failure(error), asLastActOf: &completion)
                 }
             case .failure(let error):
-                derived.complete(with: .failure(error), chainedIn: &completion)
+                derived.complete(with: .failure(error), asLastActOf: &completion)
             }
         }
     }
@@ -91,9 +92,9 @@ extension Response {
         derive(on: context, file: file, line: line) { result, derived, completion in
             switch result {
             case .failure(let error) where !(error is CancellationError):
-                derived.complete(with: Result { try transform(error) }, chainedIn: &completion)
+                derived.complete(with: Result { try transform(error) }, asLastActOf: &completion)
             default:
-                derived.complete(with: result, chainedIn: &completion)
+                derived.complete(with: result, asLastActOf: &completion)
             }
         }
     }
@@ -125,10 +126,10 @@ extension Response {
                 do {
                     try transform(error).forward(to: derived, context: &completion)
                 } catch {
-                    derived.complete(with: .failure(error), chainedIn: &completion)
+                    derived.complete(with: .failure(error), asLastActOf: &completion)
                 }
             default:
-                derived.complete(with: result, chainedIn: &completion)
+                derived.complete(with: result, asLastActOf: &completion)
             }
         }
     }
@@ -155,9 +156,9 @@ extension Response {
         derive(on: context, file: file, line: line) { result, derived, completion in
             switch result {
             case .failure(let error) where !(error is CancellationError):
-                derived.complete(with: .failure(transform(error)), chainedIn: &completion)
+                derived.complete(with: .failure(transform(error)), asLastActOf: &completion)
             default:
-                derived.complete(with: result, chainedIn: &completion)
+                derived.complete(with: result, asLastActOf: &completion)
             }
         }
     }

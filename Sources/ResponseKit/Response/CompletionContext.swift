@@ -7,6 +7,12 @@
 /// loop of the completion that started them, which runs them before it returns (as SwiftNIO's
 /// `CallbackList` does). Nothing is kept per thread: a response resolved independently inside a
 /// callback starts a context of its own and finishes at once, at any depth.
+///
+/// A step of a chain whose observer is the last callback of its response (the common case: one
+/// `map` on each response) does not nest at all: it leaves its completion in ``tail``, and the
+/// loop that owns the context runs it after the observer has returned. Nested, a ten-step chain
+/// went about seventy frames deep, past what the processor's return-address predictor holds
+/// (32 entries on the machine measured), and every return beyond that was mispredicted.
 @usableFromInline
 struct CompletionContext {
     /// How many chained completions are nested on the stack right now.
@@ -14,6 +20,12 @@ struct CompletionContext {
     /// Completions handed back to this context's loop, in order; `nil` until the first, so that a
     /// context that defers nothing (almost all of them) never touches an array's storage.
     @usableFromInline var deferred: [(inout CompletionContext) -> Void]? = nil
+    /// Whether the observer running now is in tail position: once it returns, nothing runs
+    /// before control is back in the loop that owns this context (it is the last callback of its
+    /// batch, all the way up). Only then may it leave its completion in ``tail``.
+    @usableFromInline var inTailPosition = true
+    /// A chained completion left by an observer in tail position, for the owning loop to run.
+    @usableFromInline var tail: ChainedCompletion? = nil
 
     /// How deep chained completions nest before they are handed back to the loop.
     @inlinable static var depthLimit: Int { 64 }
@@ -32,8 +44,19 @@ struct CompletionContext {
     /// started the completion calls it before returning.
     @inlinable
     mutating func runDeferred() {
+        runTail()
         guard deferred != nil else { return }
         runDeferredSlowly()
+    }
+
+    /// Runs the completion left in ``tail``, and the one that leaves, and so on: a chain, one step
+    /// after another, at this depth.
+    @inlinable
+    mutating func runTail() {
+        while let step = tail.take() {
+            inTailPosition = true
+            step.resume(step.response, step.outcome, &self)
+        }
     }
 
     @usableFromInline
@@ -46,9 +69,38 @@ struct CompletionContext {
             next += 1
             let savedDepth = depth
             depth = 0
+            inTailPosition = true
             step(&self)
+            runTail()
             depth = savedDepth
         }
         deferred = nil
+    }
+}
+
+/// A response's completion, made by the last act of an observer in tail position and run by the
+/// loop that owns the context (see ``CompletionContext/tail``).
+///
+/// Without the response's value type: the result travels as the ``ResponseOutcome`` the machine
+/// will store (which owns its value), and `resume`, made where the type is known, finishes the
+/// response. Made in specialised code, `resume` captures nothing and costs no allocation.
+@usableFromInline
+struct ChainedCompletion {
+    /// The response to complete.
+    @usableFromInline let response: AnyObject
+    /// Its result; owned until `resume` hands it to the response.
+    @usableFromInline let outcome: ResponseOutcome
+    /// Completes `response` (a `Response` of the value type `outcome` holds) with `outcome`.
+    @usableFromInline let resume: (AnyObject, ResponseOutcome, inout CompletionContext) -> Void
+
+    @inlinable
+    init(
+        response: AnyObject,
+        outcome: ResponseOutcome,
+        resume: @escaping (AnyObject, ResponseOutcome, inout CompletionContext) -> Void
+    ) {
+        self.response = response
+        self.outcome = outcome
+        self.resume = resume
     }
 }

@@ -36,11 +36,33 @@ extension Response {
     @inlinable
     func complete(with result: Result<Value, any Error>, how: Completion, chainedIn context: inout CompletionContext) {
         if context.depth < CompletionContext.depthLimit {
+            // Nested: the observers this completion runs return into the running observer, which
+            // may do more, so none of them is in tail position.
             context.depth += 1
+            context.inTailPosition = false
             complete(with: result, how: how, context: &context)
             context.depth -= 1
         } else {
             context.handBack { context in self.complete(with: result, how: how, context: &context) }
+        }
+    }
+
+    /// Completes the response as the **last act** of an observer running inside `context`'s
+    /// completion (a step of a chain): when that observer is in tail position, the completion
+    /// waits in the context for its loop, so a chain runs flat instead of nesting; otherwise it
+    /// nests, as ``complete(with:chainedIn:)``. Nothing of the caller's may follow this call.
+    @inlinable
+    func complete(with result: Result<Value, any Error>, asLastActOf context: inout CompletionContext) {
+        guard context.inTailPosition, context.tail == nil else {
+            complete(with: result, how: .racing, chainedIn: &context)
+            return
+        }
+        context.inTailPosition = false
+        context.tail = ChainedCompletion(response: self, outcome: ResponseOutcome(result)) {
+            response, outcome, context in
+            // Made from `self` just above: the downcast holds.
+            let response = unsafeDowncast(response, to: Response<Value>.self)
+            response.complete(outcome: outcome, result: outcome.result(as: Value.self), how: .racing, context: &context)
         }
     }
 
@@ -53,6 +75,24 @@ extension Response {
         how: Completion,
         context: inout CompletionContext
     ) -> Bool {
+        // Made before the lock: storing a large value allocates its box.
+        complete(outcome: ResponseOutcome(result), result: result, how: how, context: &context)
+    }
+
+    /// ``complete(with:how:context:)`` with the outcome the machine stores already made.
+    ///
+    /// - Parameters:
+    ///   - outcome: `result` as the machine stores it, owning a copy of its value: the machine
+    ///     takes it, or this destroys it when the response was already done.
+    ///   - result: what the callbacks receive.
+    @inlinable
+    @discardableResult
+    func complete(
+        outcome: ResponseOutcome,
+        result: Result<Value, any Error>,
+        how: Completion,
+        context: inout CompletionContext
+    ) -> Bool {
         var flags = ResponseFlags.done
         if case .failure = result { flags |= ResponseFlags.failed }
         switch how {
@@ -60,8 +100,6 @@ extension Response {
         case .abandoning: flags |= ResponseFlags.abandoned
         case .resolving, .racing: break
         }
-        // Made before the lock: storing a large value allocates its box.
-        let outcome = ResponseOutcome(result)
         let succeeded = flags & ResponseFlags.failed == 0
         var links: ResponseLinks? = nil
         let action = withLock { machine, flagsOnUnlock in
@@ -111,13 +149,24 @@ extension Response {
         context: inout CompletionContext
     ) {
         var batch = consume callbacks
+        // Only the last callback of a batch can be in tail position, and only if this delivery is.
+        let inTailPosition = context.inTailPosition
         while true {
             switch consume batch {
             case .empty: break
-            case .one(let callback): deliver(result, to: consume callback, context: &context)
-            case .many(let callbacks): for callback in callbacks { deliver(result, to: callback, context: &context) }
+            case .one(let callback):
+                context.inTailPosition = inTailPosition
+                deliver(result, to: consume callback, context: &context)
+            case .many(let callbacks):
+                for index in callbacks.indices {
+                    context.inTailPosition = inTailPosition && index == callbacks.count - 1
+                    deliver(result, to: callbacks[index], context: &context)
+                }
             }
             if rk_set_if_unlocked_and_clear(word, ResponseFlags.lateCallbacks, ResponseFlags.delivered) { return }
+            // Callbacks joined the delivery: a completion the last observer left runs first, as
+            // it would have run inside that observer.
+            context.runTail()
             let action = withLock { machine, flagsOnUnlock in
                 let action = machine.finishDelivery()
                 switch action {
@@ -183,8 +232,27 @@ extension Response {
     /// Registers `callback`, or delivers it at once when the response is done.
     @inlinable
     func register(_ callback: consuming ResponseCallback<Value>) {
+        register(consume callback, claim: 0)
+    }
+
+    /// Registers the observer of a response derived from this one, and records that response's
+    /// claim on this one in the same atomic operation as the unlock. A response already delivered
+    /// records no claim: claims matter only while pending.
+    @inlinable
+    func register(claiming callback: consuming ResponseCallback<Value>) {
+        register(consume callback, claim: ResponseFlags.oneClaim)
+    }
+
+    /// Registers `callback`, adding `claim` to the claim count; a completion context is made only
+    /// for a response that is done, to deliver through.
+    @inlinable @inline(__always)
+    func register(_ callback: consuming ResponseCallback<Value>, claim: UInt32) {
+        // Moved into the machine rather than copied (a retain, a release; without `consume` the
+        // optimiser copied it here: 70 instructions per W1 operation).
+        var carried: ResponseCallback<Value>? = consume callback
+        guard let result = store(&carried, claim: claim) else { return }
         var context = CompletionContext()
-        register(consume callback, context: &context)
+        deliver(result, to: carried.take().unsafelyUnwrapped, context: &context)
         context.runDeferred()
     }
 
@@ -192,22 +260,27 @@ extension Response {
     /// completion's context, so chains of done responses stay flat too.
     @inlinable
     func register(_ callback: consuming ResponseCallback<Value>, context: inout CompletionContext) {
-        if let result = deliveredResult {
-            if callback.observesFailure { markFailureObserved() }
-            deliver(result, to: consume callback, context: &context)
-            return
-        }
-        let observesFailure = callback.observesFailure
-        // Moved into the machine through the closure rather than copied (a retain, a release;
-        // without `consume` the optimiser copied it here: 70 instructions per W1 operation).
         var carried: ResponseCallback<Value>? = consume callback
-        let action = withLock { machine, flagsOnUnlock in
+        guard let result = store(&carried, claim: 0) else { return }
+        deliver(result, to: carried.take().unsafelyUnwrapped, context: &context)
+    }
+
+    /// Takes the callback out of `callback` and stores it, adding `claim` to the claim count as
+    /// the lock is released; or, when the response is done, leaves it there and returns the result
+    /// for the caller to deliver it.
+    @inlinable @inline(__always)
+    func store(_ callback: inout ResponseCallback<Value>?, claim: UInt32) -> Result<Value, any Error>? {
+        let observesFailure = callback.unsafelyUnwrapped.observesFailure
+        if let result = deliveredResult {
+            if observesFailure { markFailureObserved() }
+            return result
+        }
+        let action = withLock(addingOnUnlock: claim) { machine, flagsOnUnlock in
             if observesFailure { flagsOnUnlock = ResponseFlags.failureObserved }
-            return register(&carried, in: &machine, flagsOnUnlock: &flagsOnUnlock)
+            return register(&callback, in: &machine, flagsOnUnlock: &flagsOnUnlock)
         }
-        if case .deliverNow(let result) = action {
-            deliver(result, to: carried.take().unsafelyUnwrapped, context: &context)
-        }
+        if case .deliverNow(let result) = action { return result }
+        return nil
     }
 
     /// The registration transition, told whether a delivery already ended with the flag alone
@@ -312,14 +385,17 @@ extension Response: ClaimHolder {
     // unspecialised function looks up on entry (measured: one `Result` lookup, about 330
     // instructions, per step of a chain). The cancellation goes out of line.
 
-    /// Gives up one claim; cancels the response when it was the last one and it is pending.
+    /// Gives up one claim; cancels the response when it was the last one and it is pending. A
+    /// response that is done is left alone: its claims no longer matter.
     @inlinable
     func releaseClaim() {
+        guard !isDone else { return }
         if removeClaim(), !isDone { cancel() }
     }
 
     @inlinable
     func releaseClaim(context: inout CompletionContext) {
+        guard !isDone else { return }
         if removeClaim(), !isDone { cancelAfterLastClaim(context: &context) }
     }
 

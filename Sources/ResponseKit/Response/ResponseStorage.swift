@@ -33,6 +33,24 @@ extension Response {
         return result
     }
 
+    /// ``withLock(_:)`` that also adds `amount` to the word as it unlocks, in the same atomic
+    /// operation: a registration that records a claim with it (composition).
+    @inlinable @inline(__always)
+    func withLock<Result>(
+        addingOnUnlock amount: UInt32,
+        _ body: (inout ResponseStateMachine<Value>, inout UInt32) -> Result
+    ) -> Result {
+        rk_lock(word)
+        var flagsOnUnlock: UInt32 = 0
+        let result = body(&machine, &flagsOnUnlock)
+        if flagsOnUnlock == 0 && amount == 0 {
+            rk_unlock(word)
+        } else {
+            rk_unlock_setting_adding(word, flagsOnUnlock, amount)
+        }
+        return result
+    }
+
     /// The flags, with acquire ordering.
     @inlinable @inline(__always)
     var flags: UInt32 {
@@ -90,6 +108,10 @@ extension Response {
     // MARK: - Claims
 
     /// Adds a claim: with or without the lock, the add is atomic.
+    ///
+    /// Claims matter only while the response is pending: releasing one from a response that is
+    /// done changes nothing (``ResponseUpstream/releaseClaim(context:)`` does not even count it),
+    /// and a registration that finds the response delivered records none.
     @inlinable
     func addClaim() {
         rk_fetch_add(word, ResponseFlags.oneClaim)
