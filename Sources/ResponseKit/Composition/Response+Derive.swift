@@ -33,12 +33,18 @@ extension Response {
         _ step: @escaping @Sendable (Result<Value, any Error>, Response<T>, inout CompletionContext) -> Void
     ) -> Response<T> {
         let derived: Response<T> = makeDerived(file: file, line: line)
-        register(
-            claiming: .observer { result, completion in
-                guard !derived.isDone else { return }
-                if case .immediate = context.kind {
+        if case .immediate = context.kind {
+            // Decided here, once: the common observer captures neither the executor nor a test.
+            register(
+                claiming: .observer { result, completion in
+                    guard !derived.isDone else { return }
                     step(result, derived, &completion)
-                } else {
+                }
+            )
+        } else {
+            register(
+                claiming: .observer { result, _ in
+                    guard !derived.isDone else { return }
                     context.run {
                         guard !derived.isDone else { return }
                         var completion = CompletionContext()
@@ -46,8 +52,8 @@ extension Response {
                         completion.runDeferred()
                     }
                 }
-            }
-        )
+            )
+        }
         return derived
     }
 

@@ -85,7 +85,7 @@ extension Response {
     ///   - outcome: `result` as the machine stores it, owning a copy of its value: the machine
     ///     takes it, or this destroys it when the response was already done.
     ///   - result: what the callbacks receive.
-    @inlinable
+    @inlinable @inline(__always)  // so that `how`, often a constant, folds away
     @discardableResult
     func complete(
         outcome: ResponseOutcome,
@@ -102,8 +102,9 @@ extension Response {
         }
         let succeeded = flags & ResponseFlags.failed == 0
         var links: ResponseLinks? = nil
+        var upstream: Unmanaged<AnyObject>? = nil
         let action = withLock { machine, flagsOnUnlock in
-            let action = machine.complete(with: outcome, succeeded: succeeded, links: &links)
+            let action = machine.complete(with: outcome, succeeded: succeeded, links: &links, upstream: &upstream)
             if case .deliver(let callbacks) = action {
                 flagsOnUnlock = flags
                 if callbacks.isEmpty {
@@ -123,7 +124,11 @@ extension Response {
             if rk_load_relaxed(word) & ResponseFlags.tracked != 0 { ResponseTracking.untrack(ObjectIdentifier(self)) }
             // Moved out, not read through the optional nor bound from the action: each copy
             // retained and released what it holds (measured: four retains per step of a chain).
-            if let links = links.take() {
+            if let upstream {
+                // A step of a chain: its one claim released, then the reference the machine held.
+                ResponseUpstream.releaseClaim(of: upstream, context: &context)
+                upstream.release()
+            } else if let links = links.take() {
                 var cancelling = false
                 if case .cancelling = how { cancelling = true }
                 // Progress ends at 1 before the success callbacks (in the executor's order).

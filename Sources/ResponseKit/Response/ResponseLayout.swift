@@ -113,6 +113,15 @@ struct ResponseUpstream {
         cancel(context: &context)
     }
 
+    /// ``releaseClaim(context:)`` for an upstream held without ARC (a step of a chain completing):
+    /// reads its word through a reference the caller keeps alive, so nothing is retained.
+    @inlinable
+    static func releaseClaim(of upstream: Unmanaged<AnyObject>, context: inout CompletionContext) {
+        let word = upstream._withUnsafeGuaranteedRef { ResponseLayout.word(of: $0) }
+        guard rk_load_relaxed(word) & ResponseFlags.done == 0 else { return }
+        ResponseUpstream(unchecked: upstream.takeUnretainedValue()).releaseClaim(context: &context)
+    }
+
     @usableFromInline @inline(never)
     func cancel(context: inout CompletionContext) {
         // Made from a `ClaimHolder` in `init`: the cast holds.
