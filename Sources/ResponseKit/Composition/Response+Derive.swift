@@ -18,9 +18,7 @@ extension Response {
     /// (``register(claiming:)``), in the same atomic operation.
     @inlinable
     func makeDerived<T: Sendable>(file: StaticString, line: UInt) -> Response<T> {
-        let derived = Response<T>(pendingLike: self, file: file, line: line)
-        derived.beforeSharing { $0.setUpstreamBeforeSharing(ResponseUpstream(self)) }
-        return derived
+        Response<T>(derivedFrom: self, file: file, line: line)
     }
 
     /// Derives a response from this one: `step` runs once this response is done, in `context`,

@@ -85,13 +85,13 @@ public final class Response<Value: Sendable>: @unchecked Sendable {
         switch executor.kind {
         case .main:
             self.init(
-                state: state, flags: flags, kind: ResponseLayout.ExecutorKind.main, extras: nil, file: file, line: line)
+                state: state, flags: flags, kind: ResponseLayout.ExecutorKind.main, link: nil, file: file, line: line)
         case .immediate:
             self.init(
                 state: state,
                 flags: flags,
                 kind: ResponseLayout.ExecutorKind.immediate,
-                extras: nil,
+                link: nil,
                 file: file,
                 line: line
             )
@@ -100,7 +100,7 @@ public final class Response<Value: Sendable>: @unchecked Sendable {
                 state: state,
                 flags: flags,
                 kind: ResponseLayout.ExecutorKind.elsewhere,
-                extras: ResponseExtras(executor: executor),
+                link: ResponseExtras(executor: executor),
                 file: file,
                 line: line
             )
@@ -109,17 +109,19 @@ public final class Response<Value: Sendable>: @unchecked Sendable {
 
     /// - Parameters:
     ///   - kind: the executor's kind (`ResponseLayout.ExecutorKind`).
-    ///   - extras: the extras that hold the executor when `kind` is `elsewhere`; `nil` otherwise.
+    ///   - link: the machine's link (``ResponseStateMachine/link``): the extras, which hold the
+    ///     executor when `kind` is `elsewhere`; or the one response this one holds a claim on (a
+    ///     derived response); or `nil`.
     @inlinable
     init(
         state: ResponseStateMachine<Value>.State,
         flags: UInt32,
         kind: UInt8,
-        extras: ResponseExtras?,
+        link: AnyObject?,
         file: StaticString,
         line: UInt
     ) {
-        machine = ResponseStateMachine(state: state, extras: extras)
+        machine = ResponseStateMachine(state: state, link: link)
         let recordedLine = line <= ResponseLayout.maximumLine ? line : 0
         executorKindAndLineHigh = kind | UInt8(truncatingIfNeeded: recordedLine >> 16) << 2
         creationLineLow = UInt16(truncatingIfNeeded: recordedLine)
@@ -129,15 +131,19 @@ public final class Response<Value: Sendable>: @unchecked Sendable {
         if isTracked { ResponseTracking.track(self) }
     }
 
-    /// A pending response whose callbacks run where `source`'s run (composition): the executor's
-    /// bits are copied, without making the executor, unless it lives in the extras.
-    @inlinable
-    convenience init<Source>(pendingLike source: Response<Source>, file: StaticString, line: UInt) {
+    /// A pending response derived from `source`: its callbacks run where `source`'s run (the
+    /// executor's bits are copied, without making the executor, unless it lives in the extras),
+    /// and it links `source` as the response it holds a claim on, set before anyone can see it.
+    @inlinable @inline(__always)
+    convenience init<Source>(derivedFrom source: Response<Source>, file: StaticString, line: UInt) {
         let kind = source.executorKindAndLineHigh & ResponseLayout.ExecutorKind.mask
         if kind == ResponseLayout.ExecutorKind.elsewhere {
             self.init(pendingOn: source.executor, file: file, line: line)
+            beforeSharing { $0.setUpstreamBeforeSharing(ResponseUpstream(source)) }
         } else {
-            self.init(state: .pending(.empty), flags: 0, kind: kind, extras: nil, file: file, line: line)
+            // Linked in the initialiser: set afterwards, the link cost a retain, a release and the
+            // release of the `nil` it replaced, per step of a chain.
+            self.init(state: .pending(.empty), flags: 0, kind: kind, link: source, file: file, line: line)
         }
     }
 

@@ -36,8 +36,8 @@ struct ResponseStateMachine<Value: Sendable> {
     @usableFromInline var state: State
 
     @inlinable
-    init(state: State, extras: ResponseExtras?) {
-        link = extras
+    init(state: State, link: AnyObject?) {
+        self.link = link
         self.state = state
     }
 
