@@ -16,7 +16,7 @@ extension Response {
     /// Makes a pending response that links this one and delivers on this response's executor. Its
     /// claim on this one is recorded by the observer's registration that must follow
     /// (``register(claiming:)``), in the same atomic operation.
-    @inlinable
+    @inlinable @inline(__always)
     func makeDerived<T: Sendable>(file: StaticString, line: UInt) -> Response<T> {
         Response<T>(derivedFrom: self, file: file, line: line)
     }

@@ -160,7 +160,7 @@ extension Response {
             switch consume batch {
             case .empty: break
             case .one(let callback):
-                context.inTailPosition = inTailPosition
+                // The flag is this delivery's own already (a later batch resets it below).
                 deliver(result, to: consume callback, context: &context)
             case .many(let callbacks):
                 for index in callbacks.indices {
@@ -172,6 +172,7 @@ extension Response {
             // Callbacks joined the delivery: a completion the last observer left runs first, as
             // it would have run inside that observer.
             context.runTail()
+            context.inTailPosition = inTailPosition
             let action = withLock { machine, flagsOnUnlock in
                 let action = machine.finishDelivery()
                 switch action {
@@ -195,9 +196,21 @@ extension Response {
         to callback: consuming ResponseCallback<Value>,
         context: inout CompletionContext
     ) {
-        switch consume callback {
-        case .observer(let body):
+        if case .observer(let body) = callback {
             body(result, &context)
+        } else {
+            deliver(result, toOtherThanObserver: callback)
+        }
+    }
+
+    /// ``deliver(_:to:context:)`` for any callback but an internal observer, the only kind that
+    /// takes part in a completion: so a registration on a done response, which delivers at once,
+    /// makes no completion context for a user callback or a waiter.
+    @inlinable
+    func deliver(_ result: Result<Value, any Error>, toOtherThanObserver callback: consuming ResponseCallback<Value>) {
+        switch consume callback {
+        case .observer:
+            preconditionFailure("ResponseKit: an observer delivered outside a completion")
         case .waiter(let waiter):
             waiter.wake()
         case .success(let body):
@@ -256,9 +269,14 @@ extension Response {
         // optimiser copied it here: 70 instructions per W1 operation).
         var carried: ResponseCallback<Value>? = consume callback
         guard let result = store(&carried, claim: claim) else { return }
-        var context = CompletionContext()
-        deliver(result, to: carried.take().unsafelyUnwrapped, context: &context)
-        context.runDeferred()
+        switch carried.take().unsafelyUnwrapped {
+        case .observer(let body):
+            var context = CompletionContext()
+            body(result, &context)
+            context.runDeferred()
+        case let other:
+            deliver(result, toOtherThanObserver: other)
+        }
     }
 
     /// Registers `callback` inside a completion under way: a done response delivers through that
