@@ -101,10 +101,9 @@ extension Response {
         case .resolving, .racing: break
         }
         let succeeded = flags & ResponseFlags.failed == 0
-        var links: ResponseLinks? = nil
-        var upstream: Unmanaged<AnyObject>? = nil
+        var links = ResponseFinishedLinks.none
         let action = withLock { machine, flagsOnUnlock in
-            let action = machine.complete(with: outcome, succeeded: succeeded, links: &links, upstream: &upstream)
+            let action = machine.complete(with: outcome, succeeded: succeeded, links: &links)
             if case .deliver(let callbacks) = action {
                 flagsOnUnlock = flags
                 if callbacks.isEmpty {
@@ -122,17 +121,20 @@ extension Response {
             return false
         case .deliver(let callbacks):
             if rk_load_relaxed(word) & ResponseFlags.tracked != 0 { ResponseTracking.untrack(ObjectIdentifier(self)) }
-            // Moved out, not read through the optional nor bound from the action: each copy
-            // retained and released what it holds (measured: four retains per step of a chain).
-            if let upstream {
+            // Moved out, not read through a copy nor bound from the action: each copy retained
+            // and released what it holds (measured: four retains per step of a chain).
+            switch consume links {
+            case .none:
+                break
+            case .upstream(let upstream):
                 // A step of a chain: its one claim released, then the reference the machine held.
                 ResponseUpstream.releaseClaim(of: upstream, context: &context)
                 upstream.release()
-            } else if let links = links.take() {
+            case .links(let links):
                 var cancelling = false
                 if case .cancelling = how { cancelling = true }
                 // Progress ends at 1 before the success callbacks (in the executor's order).
-                if let channel = (consume links).finish(cancelling: cancelling, context: &context) {
+                if let channel = links.finish(cancelling: cancelling, context: &context) {
                     scheduleProgressDelivery(channel)
                 }
             }

@@ -115,7 +115,7 @@ struct ResponseUpstream {
 
     /// ``releaseClaim(context:)`` for an upstream held without ARC (a step of a chain completing):
     /// reads its word through a reference the caller keeps alive, so nothing is retained.
-    @inlinable
+    @inlinable @inline(__always)
     static func releaseClaim(of upstream: Unmanaged<AnyObject>, context: inout CompletionContext) {
         let word = upstream._withUnsafeGuaranteedRef { ResponseLayout.word(of: $0) }
         guard rk_load_relaxed(word) & ResponseFlags.done == 0 else { return }

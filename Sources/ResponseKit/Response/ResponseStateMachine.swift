@@ -156,15 +156,11 @@ struct ResponseStateMachine<Value: Sendable> {
     ///   - succeeded: whether `outcome` is a success.
     ///   - links: set, when the result won, to what the completion must finish outside the lock
     ///     (handed out apart from the action, so that it moves rather than being copied out of it).
-    ///   - upstream: set instead of `links` when the response links only an upstream (a step of a
-    ///     chain): that reference, owned by the caller, who releases it. Unmanaged so that no copy
-    ///     of it costs a retain and a release on the way (measured: one of each per step).
     @inlinable @inline(__always)
     mutating func complete(
         with outcome: ResponseOutcome,
         succeeded: Bool,
-        links: inout ResponseLinks?,
-        upstream: inout Unmanaged<AnyObject>?
+        links: inout ResponseFinishedLinks
     ) -> CompleteAction {
         // A machine with a result is never written again (lock-free readers rely on it).
         switch state {
@@ -181,7 +177,7 @@ struct ResponseStateMachine<Value: Sendable> {
             guard let extras = Self.extras(in: link) else {
                 guard let only = link.take() else { return .deliver(callbacks) }
                 // The upstream, moved out: the machine's reference becomes the caller's.
-                upstream = Unmanaged.passRetained(consume only)
+                links = .upstream(Unmanaged.passRetained(consume only))
                 return .deliver(callbacks)
             }
             var finished = ResponseLinks(extras: extras)
@@ -193,7 +189,7 @@ struct ResponseStateMachine<Value: Sendable> {
             // Kept for what outlives the result: the executor, the progress `Response.progress`
             // still reads.
             if !extras.shedLinks() { link = nil }
-            links = finished
+            links = .links(finished)
             return .deliver(callbacks)
         case .delivering, .done:
             preconditionFailure("ResponseKit: a response with a result was completed again")
@@ -358,6 +354,20 @@ final class ResponseLateCallbacks<Value: Sendable> {
 
     @inlinable
     init() {}
+}
+
+/// What a completion hands out of the lock to finish outside it, consumed on every path (an
+/// optional left `nil` still cost an outlined destroy per completion).
+@usableFromInline
+enum ResponseFinishedLinks {
+    /// Nothing was linked.
+    case none
+    /// The one response this one held a claim on (a step of a chain), as the machine's reference,
+    /// now the caller's to release. Unmanaged so that no copy of it costs a retain and a release
+    /// on the way (measured: one of each per step).
+    case upstream(Unmanaged<AnyObject>)
+    /// The extras' links.
+    case links(ResponseLinks)
 }
 
 /// What a completed response must finish outside its lock: run its cancellation handlers (when it
