@@ -121,6 +121,26 @@ struct ResponseDeepChainTests {
         #expect(ends.values == [100_000])
     }
 
+    @Test func aChainOf100_000Steps_thatEachRegisterOnTheirUpstream_finishesWithoutOverflowingTheStack() {
+        // Each step's callback joins its upstream's delivery, which must run the step's response
+        // before it: that must not nest one level per step.
+        let (source, resolver) = Response<Int>.pending(on: .immediate)
+        let late = Recorder<Int>()
+        var chain = source
+        for _ in 0..<100_000 {
+            let upstream = chain
+            chain = upstream.map { value in
+                upstream.onCompletion { _ in late.record(value) }
+                return value &+ 1
+            }
+        }
+        let ends = Recorder<Int>()
+        chain.onCompletion { ends.record($0) }
+        resolver.succeed(0)
+        #expect(ends.values == [100_000])
+        #expect(late.values.count == 100_000)
+    }
+
     @Test func aChainOf100_000FlatMapsOverFinishedResponses_finishesFlat() throws {
         var chain = Response<Int>.succeeded(0, on: .immediate)
         for _ in 0..<100_000 { chain = chain.flatMap { .succeeded($0 &+ 1, on: .immediate) } }
