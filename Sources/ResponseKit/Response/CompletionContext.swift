@@ -59,6 +59,24 @@ struct CompletionContext {
         }
     }
 
+    /// Runs the completion left in ``tail`` inside a delivery that goes on after it (callbacks
+    /// joined that delivery, and the completion must finish before them): nested in the observer
+    /// that left it, as it stands for, so it counts against ``depthLimit`` like a chained
+    /// completion and past it is handed back to the loop. Run at the same depth instead, a chain
+    /// whose every step has callbacks joining its delivery nested one delivery per step.
+    @inlinable
+    mutating func runTailInsideDelivery() {
+        guard tail != nil else { return }
+        if depth < Self.depthLimit {
+            depth += 1
+            runTail()
+            depth -= 1
+        } else {
+            let step = tail.take().unsafelyUnwrapped
+            handBack { context in step.resume(step.response, step.outcome, &context) }
+        }
+    }
+
     @usableFromInline
     mutating func runDeferredSlowly() {
         var next = 0

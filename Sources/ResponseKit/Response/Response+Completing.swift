@@ -172,8 +172,8 @@ extension Response {
             }
             if rk_set_if_unlocked_and_clear(word, ResponseFlags.lateCallbacks, ResponseFlags.delivered) { return }
             // Callbacks joined the delivery: a completion the last observer left runs first, as
-            // it would have run inside that observer.
-            context.runTail()
+            // it would have run inside that observer (and as deep).
+            context.runTailInsideDelivery()
             context.inTailPosition = inTailPosition
             let action = withLock { machine, flagsOnUnlock in
                 let action = machine.finishDelivery()
