@@ -10,9 +10,11 @@
 ///
 /// A step of a chain whose observer is the last callback of its response (the common case: one
 /// `map` on each response) does not nest at all: it leaves its completion in ``tail``, and the
-/// loop that owns the context runs it after the observer has returned. Nested, a ten-step chain
-/// went about seventy frames deep, past what the processor's return-address predictor holds
-/// (32 entries on the machine measured), and every return beyond that was mispredicted.
+/// loop that owns the context runs it after the observer has returned (unless callbacks joined the
+/// delivery that observer ended: that delivery runs it before them, nested, as the completion it
+/// stands for; see ``runTailInsideDelivery()``). Nested, a ten-step chain went about seventy
+/// frames deep, past what the processor's return-address predictor holds (32 entries on the
+/// machine measured), and every return beyond that was mispredicted.
 @usableFromInline
 struct CompletionContext {
     /// How many chained completions are nested on the stack right now.

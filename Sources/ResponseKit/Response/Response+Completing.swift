@@ -269,7 +269,7 @@ extension Response {
     }
 
     /// Registers `callback`, adding `claim` to the claim count; a completion context is made only
-    /// for a response that is done, to deliver through.
+    /// for an internal observer of a response that is done, to deliver through.
     @inlinable @inline(__always)
     func register(_ callback: consuming ResponseCallback<Value>, claim: UInt32) {
         // Moved into the machine rather than copied (a retain, a release; without `consume` the
