@@ -89,6 +89,45 @@ struct ResponseDeepChainTests {
         #expect(spread < 1_024, "the steps ran \(spread) bytes of stack apart")
     }
 
+    @Test func aChainWhoseDeliveriesEndUnderTheLock_runsEveryStepAtOneStackDepth() throws {
+        // Each step is registered by a callback of its upstream, so it joins a delivery under way:
+        // that response then ends its deliveries under the lock (as every delivery does on Apple
+        // platforms), not with the compare-and-swap, and the step's response must still run from
+        // the loop, not inside the delivery it left.
+        let (source, resolver) = Response<Int>.pending(on: .immediate)
+        let depths = Recorder<UInt>()
+        let end = Response<Int>.pending(on: .immediate)
+        Self.extend(source, by: 50, recordingDepthsIn: depths) { end.resolver.succeed($0) }
+        resolver.succeed(0)
+        #expect(try end.response.value == 50)
+        let addresses = depths.values
+        #expect(addresses.count == 50)
+        let spread = (addresses.max() ?? 0) - (addresses.min() ?? 0)
+        #expect(spread < 1_024, "the steps ran \(spread) bytes of stack apart")
+    }
+
+    /// Extends `response` by `steps` inline steps, each registered by a callback of the response
+    /// before it while that response delivers; `last` gets the last step's value.
+    static func extend(
+        _ response: Response<Int>,
+        by steps: Int,
+        recordingDepthsIn depths: Recorder<UInt>,
+        then last: @escaping @Sendable (Int) -> Void
+    ) {
+        response.onCompletion { _ in
+            let next = response.map { value in
+                var local = value
+                depths.record(withUnsafeMutablePointer(to: &local) { UInt(bitPattern: $0) })
+                return local + 1
+            }
+            if steps == 1 {
+                next.onCompletion(last)
+            } else {
+                extend(next, by: steps - 1, recordingDepthsIn: depths, then: last)
+            }
+        }
+    }
+
     @Test func aStepsResponse_finishesBeforeItsUpstreamsNextCallbackRuns() {
         let (source, resolver) = Response<Int>.pending(on: .immediate)
         let order = Recorder<String>()
@@ -119,6 +158,26 @@ struct ResponseDeepChainTests {
         chain.onCompletion { ends.record($0) }
         resolver.succeed(0)
         #expect(ends.values == [100_000])
+    }
+
+    @Test func aChainOf100_000Steps_thatEachRegisterOnTheirUpstream_finishesWithoutOverflowingTheStack() {
+        // Each step's callback joins its upstream's delivery, which must run the step's response
+        // before it: that must not nest one level per step.
+        let (source, resolver) = Response<Int>.pending(on: .immediate)
+        let late = Recorder<Int>()
+        var chain = source
+        for _ in 0..<100_000 {
+            let upstream = chain
+            chain = upstream.map { value in
+                upstream.onCompletion { _ in late.record(value) }
+                return value &+ 1
+            }
+        }
+        let ends = Recorder<Int>()
+        chain.onCompletion { ends.record($0) }
+        resolver.succeed(0)
+        #expect(ends.values == [100_000])
+        #expect(late.values.count == 100_000)
     }
 
     @Test func aChainOf100_000FlatMapsOverFinishedResponses_finishesFlat() throws {

@@ -58,6 +58,24 @@ struct ResponseTimingTests {
         #expect(!patient.isDone)
     }
 
+    @Test func timeout_dueAtOnce_onASchedulerThatRunsItInline_cancelsTheWork() {
+        let (work, resolver) = Response<Int>.pending(on: .immediate)
+        let limited = work.timeout(after: .zero, scheduler: InlineScheduler())
+        #expect(limited.error as? ResponseError == .deadlineExceeded)
+        #expect(resolver.isCancelled)
+    }
+
+    @Test func timeout_dueAtOnce_onASchedulerThatRunsItInline_doesNotCancelWorkThatAnotherConsumerNeeds() throws {
+        let (work, resolver) = Response<Int>.pending(on: .immediate)
+        let patient = work.map { $0 }
+        let impatient = work.timeout(after: .zero, scheduler: InlineScheduler())
+        #expect(impatient.error as? ResponseError == .deadlineExceeded)
+        #expect(!resolver.isCancelled)
+        #expect(!patient.isDone)
+        resolver.succeed(1)
+        #expect(try patient.value == 1)
+    }
+
     @Test func timeout_withRealTime_firesWithoutHelp() {
         let (work, workResolver) = Response<Int>.pending(on: .immediate)
         defer { withExtendedLifetime(workResolver) {} }  // pending on purpose: never resolved, never abandoned
@@ -109,6 +127,15 @@ struct ResponseTimingTests {
         #expect(scheduler.pendingCount == 1)
         delayed.cancel()
         #expect(scheduler.pendingCount == 0)
+    }
+}
+
+/// Runs a job that is due at once right away, inside `schedule` (which ``ResponseScheduler``
+/// allows: "zero or less means as soon as possible"); any later job never runs.
+struct InlineScheduler: ResponseScheduler {
+    func schedule(after delay: Duration, _ job: @escaping @Sendable () -> Void) -> ScheduledJob {
+        if delay <= .zero { job() }
+        return ScheduledJob {}
     }
 }
 

@@ -15,7 +15,8 @@
 extension Response {
     /// Makes a pending response that links this one and delivers on this response's executor. Its
     /// claim on this one is recorded by the observer's registration that must follow
-    /// (``register(claiming:)``), in the same atomic operation.
+    /// (``register(claiming:)``), in the same atomic operation, before anything can finish the
+    /// derived response: finishing it gives up that claim.
     @inlinable @inline(__always)
     func makeDerived<T: Sendable>(file: StaticString, line: UInt) -> Response<T> {
         Response<T>(derivedFrom: self, file: file, line: line)

@@ -28,11 +28,13 @@ extension Response {
         line: UInt = #line
     ) -> Response<Value> {
         let derived: Response<Value> = makeDerived(file: file, line: line)
+        // The claim first: a timer due at once may fire inside `schedule` (a scheduler may run it
+        // there), and the derived response it finishes gives up its claim on this one.
+        register(claiming: .observer { result, completion in derived.complete(with: result, asLastActOf: &completion) })
         let timer = scheduler.schedule(after: limit) {
             derived.complete(with: .failure(ResponseError.deadlineExceeded), how: .racing)
         }
         derived.register(.observer { _, _ in timer.cancel() })
-        register(claiming: .observer { result, completion in derived.complete(with: result, asLastActOf: &completion) })
         return derived
     }
 

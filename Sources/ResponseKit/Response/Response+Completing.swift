@@ -171,10 +171,6 @@ extension Response {
                 }
             }
             if rk_set_if_unlocked_and_clear(word, ResponseFlags.lateCallbacks, ResponseFlags.delivered) { return }
-            // Callbacks joined the delivery: a completion the last observer left runs first, as
-            // it would have run inside that observer.
-            context.runTail()
-            context.inTailPosition = inTailPosition
             let action = withLock { machine, flagsOnUnlock in
                 let action = machine.finishDelivery()
                 switch action {
@@ -184,8 +180,17 @@ extension Response {
                 return action
             }
             switch consume action {
-            case .finished: return
-            case .deliverLate(let late): batch = late
+            case .finished:
+                // Ended under the lock (always on Apple platforms, where the swap above cannot
+                // be made; here once a callback joined): a completion the last observer left
+                // runs in the owning loop, as after the swap.
+                return
+            case .deliverLate(let late):
+                // Callbacks joined the delivery: a completion the last observer left runs first,
+                // as it would have run inside that observer (and as deep).
+                context.runTailInsideDelivery()
+                context.inTailPosition = inTailPosition
+                batch = late
             }
         }
     }
@@ -264,7 +269,7 @@ extension Response {
     }
 
     /// Registers `callback`, adding `claim` to the claim count; a completion context is made only
-    /// for a response that is done, to deliver through.
+    /// for an internal observer of a response that is done, to deliver through.
     @inlinable @inline(__always)
     func register(_ callback: consuming ResponseCallback<Value>, claim: UInt32) {
         // Moved into the machine rather than copied (a retain, a release; without `consume` the

@@ -53,9 +53,13 @@ import Dispatch
 // machine; or, by the completing thread, with a compare-and-swap that succeeds only while the
 // lock is free and no callback was queued behind the delivery, and a `delivering` machine whose
 // flag is set is not written again (`register` then delivers at once; the other transitions
-// write only `pending` machines). So such a read cannot overlap a write. The other stored
-// properties are `let`: two integers, and a pointer to immutable static text. The thread
-// sanitizer, which sees these atomics, checks this in CI.
+// write only `pending` machines). So such a read cannot overlap a write. Besides the
+// initialisers, one writer goes without the lock: `beforeSharing` (ResponseStorage.swift), by
+// which composition sets up a response it has just made (`Response(derivedFrom:)`, `combining`)
+// before returning it or handing it to anyone, so no other thread can reach it yet; a tracked
+// response, which `ResponseTracking` holds from its creation, is set up under the lock. The
+// other stored properties are `let`: two integers, and a pointer to immutable static text. The
+// thread sanitizer, which sees these atomics, checks this in CI.
 public final class Response<Value: Sendable>: @unchecked Sendable {
     /// The producer's handle on a pending response. The same type as ``ResponseKit/Resolver``.
     public typealias Resolver = ResponseKit.Resolver<Value>

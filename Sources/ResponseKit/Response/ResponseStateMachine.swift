@@ -370,11 +370,12 @@ enum ResponseFinishedLinks {
     case links(ResponseLinks)
 }
 
-/// What a completed response must finish outside its lock: run its cancellation handlers (when it
-/// was cancelled) and release its claims.
+/// What a completed response with extras must finish outside its lock: run its cancellation
+/// handlers (when it was cancelled) and release its claims. (A step of a chain, whose only link is
+/// its upstream, hands that out alone: ``ResponseFinishedLinks/upstream(_:)``.)
 ///
-/// Small on purpose: a chain completes one per step, and copying arrays (even empty ones) costs a
-/// retain and a release each, so the rarely used parts travel as one optional.
+/// Small on purpose: copying arrays (even empty ones) costs a retain and a release each, so the
+/// rarely used parts travel as one optional.
 @usableFromInline
 struct ResponseLinks {
     /// The cancellation handlers and the claims beyond the first, when there are any.
