@@ -161,7 +161,12 @@ enum MainQueueJobs {
             swap(&state.jobs, &storage)
             return true
         }
-        guard took else { return false }
+        guard took else {
+            // Kept for the next batch: dropped here, it left the producers an array without
+            // capacity after every drain that ran dry, to regrow one reallocation at a time.
+            swap(&storage, &batch)
+            return false
+        }
         precondition(batch.isEmpty && next == 0, "ResponseKit: main-queue jobs taken twice")
         swap(&storage, &batch)
         return true
