@@ -25,7 +25,7 @@ enum ResponseOutcome {
     }
 
     /// A copy of the result; the outcome keeps its own value.
-    @inlinable
+    @inlinable @inline(__always)  // a call per step of a chain otherwise (the optimiser kept it out)
     func result<Value>(as type: Value.Type) -> Result<Value, any Error> {
         switch self {
         case .success(let slot): .success(slot.value(as: type))
