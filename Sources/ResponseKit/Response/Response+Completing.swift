@@ -309,8 +309,11 @@ extension Response {
             if observesFailure { flagsOnUnlock = ResponseFlags.failureObserved }
             return register(&callback, in: &machine, flagsOnUnlock: &flagsOnUnlock)
         }
-        if case .deliverNow(let result) = action { return result }
-        return nil
+        // Consumed on every path: a payload-free action then costs no outlined destroy.
+        switch consume action {
+        case .deliverNow(let result): return result
+        case .stored, .queuedBehindDelivery: return nil
+        }
     }
 
     /// The registration transition, told whether a delivery already ended with the flag alone
