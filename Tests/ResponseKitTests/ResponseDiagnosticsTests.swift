@@ -77,6 +77,38 @@ struct ResponseDiagnosticsTests {
         #expect(reports.first?.message.contains("can never finish") == true)
     }
 
+    @Test func longBlockingWaitOutsideAnyTask_isReported_andGoesOn() throws {
+        // On a Dispatch thread there is no task: the wait sleeps with no timer of its own, and the
+        // long-wait watch reports it.
+        let previousThreshold = ResponseDiagnostics.longWaitThreshold
+        let previousHandler = ResponseDiagnostics.handler
+        defer {
+            ResponseDiagnostics.longWaitThreshold = previousThreshold
+            ResponseDiagnostics.handler = previousHandler
+        }
+        ResponseDiagnostics.longWaitThreshold = .milliseconds(10)
+        let (response, resolver) = Response<Int>.pending()
+        let creationLine = UInt(#line) - 1
+        ResponseDiagnostics.handler = { diagnostic in
+            previousHandler(diagnostic)
+            if diagnostic.kind == .longWait, diagnostic.line == creationLine { resolver.succeed(5) }
+        }
+        // Safety nets that only matter when the report never comes: the wait fails after 30 s,
+        // and the test stops waiting for it after 60 s.
+        DispatchQueue.global().asyncAfter(deadline: .now() + 30) { response.cancel() }
+        let values = Recorder<Int>()
+        let finished = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            values.record((try? response.value) ?? -1)
+            finished.signal()
+        }
+        #expect(finished.wait(timeout: .now() + 60) == .success)
+        #expect(values.values == [5])
+        let reports = diagnostics(forResponseCreatedAt: creationLine)
+        #expect(reports.map(\.kind) == [.longWait])
+        #expect(reports.first?.message.contains("can never finish") == true)
+    }
+
     @Test func waitWithTimeout_isNeverReportedAsLong() {
         let previousThreshold = ResponseDiagnostics.longWaitThreshold
         defer { ResponseDiagnostics.longWaitThreshold = previousThreshold }

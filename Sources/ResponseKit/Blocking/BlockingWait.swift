@@ -13,8 +13,9 @@ import Foundation
 /// - **Elsewhere**: sleeps on a semaphore.
 ///
 /// Every kind reports a wait with no deadline that lasts longer than
-/// ``ResponseDiagnostics/longWaitThreshold``, and a wait inside a Swift concurrency task looks at
-/// the task's cancellation every few milliseconds.
+/// ``ResponseDiagnostics/longWaitThreshold`` (a sleeping one through ``LongWaitWatch``, so that it
+/// sleeps with no timer), and a wait inside a Swift concurrency task looks at the task's
+/// cancellation every few milliseconds.
 ///
 /// Times are Dispatch's uptime in nanoseconds (`DispatchTime`), not `ContinuousClock`, which needs
 /// macOS 13 / iOS 16: every blocking read (`value`) runs here, at the package's platform floor.
@@ -91,18 +92,23 @@ struct BlockingWait<Value: Sendable> {
         }
         if !warned, Self.now >= longWaitReport {
             warned = true
-            let threshold = PendingResponse.seconds(
-                .nanoseconds(Int(clamping: ResponseDiagnostics.longWaitThresholdNanoseconds))
-            )
-            ResponseDiagnostics.report(
-                .longWait,
-                "a blocking wait on \(response) has waited over \(threshold) "
-                    + "and goes on; if the work needs the thread or queue this wait blocks, it can never finish",
-                file: response.file,
-                line: response.line
-            )
+            Self.reportLongWait(on: response)
         }
         return nil
+    }
+
+    /// Reports that a blocking wait on `response` has lasted longer than the threshold and goes on.
+    static func reportLongWait(on response: Response<Value>) {
+        let threshold = PendingResponse.seconds(
+            .nanoseconds(Int(clamping: ResponseDiagnostics.longWaitThresholdNanoseconds))
+        )
+        ResponseDiagnostics.report(
+            .longWait,
+            "a blocking wait on \(response) has waited over \(threshold) "
+                + "and goes on; if the work needs the thread or queue this wait blocks, it can never finish",
+            file: response.file,
+            line: response.line
+        )
     }
 
     /// Sleeps on the semaphore until woken, or until the next stop.
@@ -116,6 +122,14 @@ struct BlockingWait<Value: Sendable> {
 
     /// Off the main queue: sleeps on the semaphore.
     func block() -> Outcome {
+        if deadline == nil, !inTask {
+            // Nothing to wake up for but the outcome: sleep with no timer, and let the watch
+            // report a long wait (a timed sleep costs the kernel a timer per wait).
+            let ticket = LongWaitWatch.watch(response, due: longWaitReport)
+            defer { LongWaitWatch.unwatch(ticket) }
+            while !response.isDone { waiter.semaphore.wait() }
+            return .done
+        }
         var warned = false
         while true {
             _ = sleep(warned: warned)
