@@ -19,7 +19,9 @@ public struct ResponseDiagnostic: Sendable, CustomStringConvertible {
         public static let unobservedFailure = Kind(description: "unobservedFailure")
         /// A blocking wait with no timeout has been waiting longer than
         /// ``ResponseDiagnostics/longWaitThreshold``: perhaps the work needs the thread or queue
-        /// that the wait blocks, and can never finish.
+        /// that the wait blocks, and can never finish. Reported once per wait: by the waiting
+        /// thread, or, for a wait asleep outside the main thread and any task, by ResponseKit's
+        /// long-wait watch, on a queue of its own.
         public static let longWait = Kind(description: "longWait")
         /// A blocking wait started inside a main-queue job (a `DispatchQueue.main` block, a
         /// `@MainActor` task, a `.main` callback run during another wait) on a response that was not
