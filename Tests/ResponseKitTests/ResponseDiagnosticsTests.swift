@@ -69,7 +69,10 @@ struct ResponseDiagnosticsTests {
         }
         // A safety net that only matters when the report never comes: the wait then fails the
         // test after a generous 30 s instead of hanging the run (cancelling a done response is a no-op).
-        DispatchQueue.global().asyncAfter(deadline: .now() + 30) { response.cancel() }
+        // Weak, so that the net does not keep the response alive after the test: at exit,
+        // LeakSanitizer cannot follow a live object to its weak-reference side table, which a
+        // response gets when another test has tracking on.
+        DispatchQueue.global().asyncAfter(deadline: .now() + 30) { [weak response] in response?.cancel() }
 
         #expect(try response.value == 5)
         let reports = diagnostics(forResponseCreatedAt: creationLine)
@@ -95,7 +98,7 @@ struct ResponseDiagnosticsTests {
         }
         // Safety nets that only matter when the report never comes: the wait fails after 30 s,
         // and the test stops waiting for it after 60 s.
-        DispatchQueue.global().asyncAfter(deadline: .now() + 30) { response.cancel() }
+        DispatchQueue.global().asyncAfter(deadline: .now() + 30) { [weak response] in response?.cancel() }
         let values = Recorder<Int>()
         let finished = DispatchSemaphore(value: 0)
         DispatchQueue.global().async {
@@ -244,7 +247,7 @@ struct ResponseDiagnosticsTests {
             if diagnostic.kind == .mainQueueBlocked, diagnostic.line == creationLine { resolver.succeed(3) }
         }
         // Fails the test after a generous 30 s instead of hanging it, should the report never come.
-        DispatchQueue.global().asyncAfter(deadline: .now() + 30) { response.cancel() }
+        DispatchQueue.global().asyncAfter(deadline: .now() + 30) { [weak response] in response?.cancel() }
         let finished = Response<Bool>.pending(on: .immediate)
         DispatchQueue.main.async {
             // Under XCTest this job runs on the main thread, which can keep the main queue
