@@ -88,6 +88,11 @@ public enum ResponseDiagnostics {
     private static let settings = LockedBox.make(Settings())
 
     /// Receives every diagnostic. Called on the thread that noticed the problem.
+    ///
+    /// A long wait asleep outside the main thread and any task is reported from the long-wait
+    /// watch's one queue (see ``ResponseDiagnostic/Kind/longWait``), which reports such waits one
+    /// after another: a handler that takes long delays the reports of other long waits, and one
+    /// that blocks on a response stops them until that response is done.
     public static var handler: @Sendable (ResponseDiagnostic) -> Void {
         get { settings.withLock { $0.handler } }
         set { settings.withLock { $0.handler = newValue } }

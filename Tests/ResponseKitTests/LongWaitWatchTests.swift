@@ -18,11 +18,50 @@ struct LongWaitWatchTests {
         }
     }
 
+    /// A subject whose report runs `body`, as a diagnostics handler would.
+    final class CustomSubject: LongWaitSubject {
+        let body: @Sendable () -> Void
+
+        init(_ body: @escaping @Sendable () -> Void) {
+            self.body = body
+        }
+
+        func reportLongWait() {
+            body()
+        }
+    }
+
     static func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
 
     /// Generous: only matters when a report never comes.
     static func waitForReport(of subject: Subject) -> Bool {
         subject.reported.wait(timeout: .now() + 30) == .success
+    }
+
+    /// Runs `body` while a report holds the watch's one queue: the waits `body` makes due are
+    /// then reported only after it, together.
+    static func whileTheWatchReports(_ body: () -> Void) {
+        let generous = DispatchTime.now() + 30
+        let holderRuns = DispatchSemaphore(value: 0)
+        let releaseHolder = DispatchSemaphore(value: 0)
+        let holder = CustomSubject {
+            holderRuns.signal()
+            _ = releaseHolder.wait(timeout: generous)
+        }
+        let holderTicket = LongWaitWatch.watch(holder, due: now())
+        defer { LongWaitWatch.unwatch(holderTicket) }
+        #expect(holderRuns.wait(timeout: generous) == .success)
+        body()
+        releaseHolder.signal()
+    }
+
+    /// Returns once the watch has reported every wait due before: it reports in order, from one
+    /// queue, so once a wait due now is reported, the earlier reports are over.
+    static func waitForEarlierReports() {
+        let later = Subject()
+        let laterTicket = LongWaitWatch.watch(later, due: now())
+        defer { LongWaitWatch.unwatch(laterTicket) }
+        #expect(waitForReport(of: later))
     }
 
     @Test func aWaitDueBeforeAWatchedOne_isReportedWhenDue_notWithTheLaterOne() {
@@ -61,5 +100,51 @@ struct LongWaitWatchTests {
         for subject in subjects { #expect(Self.waitForReport(of: subject)) }
         // The watch lets go of a wait as it reports it: one report each.
         #expect(subjects.allSatisfy { $0.reports.values.count == 1 })
+    }
+
+    @Test func aWaitThatEndsWhileAnotherIsReported_isNotReportedAfterItEnded() {
+        // The diagnostics handler is user code, and may be slow: a wait that ends while the report
+        // of another runs has ended before its own report, and is not reported.
+        let generous = DispatchTime.now() + 30
+        // Two waits due at once; the first one reported holds the queue until both waits ended.
+        let reported = Recorder<Int>()
+        let firstReportRuns = DispatchSemaphore(value: 0)
+        let bothEnded = DispatchSemaphore(value: 0)
+        let subjects = (0..<2).map { index in
+            CustomSubject {
+                reported.record(index)
+                guard reported.count == 1 else { return }
+                firstReportRuns.signal()
+                _ = bothEnded.wait(timeout: generous)
+            }
+        }
+        var tickets: [UInt64] = []
+        Self.whileTheWatchReports {
+            let start = Self.now()
+            tickets = subjects.map { LongWaitWatch.watch($0, due: start) }
+        }
+        #expect(firstReportRuns.wait(timeout: generous) == .success)
+        tickets.forEach(LongWaitWatch.unwatch)
+        bothEnded.signal()
+
+        Self.waitForEarlierReports()
+        #expect(reported.values.count == 1)
+    }
+
+    @Test func aWaitWhoseResponseFinished_isNotReported() {
+        // The timer can fire between the response's completion, which wakes the waiting thread,
+        // and that thread's end of the watch: the wait is over, there is nothing to report.
+        startRecordingDiagnostics()
+        let (response, resolver) = Response<Int>.pending(on: .immediate)
+        let creationLine = UInt(#line) - 1
+        var ticket: UInt64 = 0
+        Self.whileTheWatchReports {
+            ticket = LongWaitWatch.watch(response, due: Self.now())
+            resolver.succeed(1)
+        }
+        defer { LongWaitWatch.unwatch(ticket) }
+
+        Self.waitForEarlierReports()
+        #expect(diagnostics(forResponseCreatedAt: creationLine).isEmpty)
     }
 }

@@ -56,21 +56,31 @@ enum LongWaitWatch {
 
     /// A timer fired: reports every wait now due (each once, as it leaves the watch), then sets
     /// the timer for the next, unless one already in flight comes first.
+    ///
+    /// One wait at a time, each taken out of the watch just before its report: a report calls
+    /// the diagnostics handler, user code that may take its time, and a wait that ends meanwhile
+    /// has ended before its own report, so it must not be reported.
     private static func fire() {
-        let now = DispatchTime.now().uptimeNanoseconds
-        let (due, next) = state.withLock { state -> ([any LongWaitSubject], UInt64?) in
-            let dueTickets = state.watched.filter { $0.value.due <= now }.map(\.key)
-            let due = dueTickets.compactMap { state.watched.removeValue(forKey: $0)?.subject }
-            let earliest = state.watched.values.map(\.due).min()
-            if let timerDue = state.timerDue, timerDue > now {
-                // A timer for an earlier report is in flight already; it sets the next one.
-                return (due, nil)
+        while true {
+            let now = DispatchTime.now().uptimeNanoseconds
+            let (due, next) = state.withLock { state -> ((any LongWaitSubject)?, UInt64?) in
+                if let ticket = state.watched.first(where: { $0.value.due <= now })?.key {
+                    return (state.watched.removeValue(forKey: ticket)?.subject, nil)
+                }
+                if let timerDue = state.timerDue, timerDue > now {
+                    // A timer for an earlier report is in flight already; it sets the next one.
+                    return (nil, nil)
+                }
+                let earliest = state.watched.values.map(\.due).min()
+                state.timerDue = earliest
+                return (nil, earliest)
             }
-            state.timerDue = earliest
-            return (due, earliest)
+            guard let due else {
+                if let next { setTimer(at: next) }
+                return
+            }
+            due.reportLongWait()
         }
-        for subject in due { subject.reportLongWait() }
-        if let next { setTimer(at: next) }
     }
 }
 
@@ -82,6 +92,8 @@ protocol LongWaitSubject: AnyObject, Sendable {
 
 extension Response: LongWaitSubject {
     func reportLongWait() {
+        // Done: the wait is over (its thread is woken, and about to end the watch).
+        guard !isDone else { return }
         BlockingWait<Value>.reportLongWait(on: self)
     }
 }
