@@ -88,7 +88,6 @@ public struct DispatchScheduler: ResponseScheduler {
         guard !overflow, !carry else { return .distantFuture }
         let now = DispatchTime.now().uptimeNanoseconds
         let (sum, tooFar) = now.addingReportingOverflow(UInt64(nanoseconds))
-        return tooFar || sum >= DispatchTime.distantFuture.uptimeNanoseconds
-            ? .distantFuture : DispatchTime(uptimeNanoseconds: sum)
+        return tooFar ? .distantFuture : .saturating(uptimeNanoseconds: sum)
     }
 }

@@ -117,7 +117,7 @@ struct BlockingWait<Value: Sendable> {
             waiter.semaphore.wait()
             return true
         }
-        return waiter.semaphore.wait(timeout: Self.dispatchTime(stop)) == .success
+        return waiter.semaphore.wait(timeout: .saturating(uptimeNanoseconds: stop)) == .success
     }
 
     /// Off the main queue: sleeps on the semaphore.
@@ -185,10 +185,5 @@ struct BlockingWait<Value: Sendable> {
     private static func seconds(until instant: UInt64) -> Double {
         let now = Self.now
         return instant > now ? Double(instant - now) / 1e9 : 0
-    }
-
-    private static func dispatchTime(_ instant: UInt64) -> DispatchTime {
-        instant >= DispatchTime.distantFuture.uptimeNanoseconds
-            ? .distantFuture : DispatchTime(uptimeNanoseconds: instant)
     }
 }

@@ -48,10 +48,7 @@ enum LongWaitWatch {
     }
 
     private static func setTimer(at due: UInt64) {
-        let deadline =
-            due >= DispatchTime.distantFuture.uptimeNanoseconds
-            ? DispatchTime.distantFuture : DispatchTime(uptimeNanoseconds: due)
-        queue.asyncAfter(deadline: deadline) { fire() }
+        queue.asyncAfter(deadline: .saturating(uptimeNanoseconds: due)) { fire() }
     }
 
     /// A timer fired: reports every wait now due (each once, as it leaves the watch), then sets
