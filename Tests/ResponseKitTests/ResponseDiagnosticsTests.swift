@@ -52,7 +52,31 @@ struct ResponseDiagnosticsTests {
 
     // MARK: - long waits
 
-    @Test func longBlockingWait_isReported_andGoesOn() throws {
+    @Test func longBlockingWait_isReported_andGoesOn() {
+        Self.expectOneLongWaitReport { response in (try? response.value) ?? -1 }
+    }
+
+    @Test func longBlockingWaitOutsideAnyTask_isReported_andGoesOn() {
+        // On a Dispatch thread there is no task: the wait sleeps with no timer of its own, and the
+        // long-wait watch reports it.
+        Self.expectOneLongWaitReport { response in
+            let values = Recorder<Int>()
+            let finished = DispatchSemaphore(value: 0)
+            DispatchQueue.global().async {
+                values.record((try? response.value) ?? -1)
+                finished.signal()
+            }
+            // Generous: only matters when the wait never ends.
+            #expect(finished.wait(timeout: .now() + 60) == .success)
+            return values.values.first ?? -1
+        }
+    }
+
+    /// Reads a pending response with `read`, a blocking wait with no timeout that only the
+    /// long-wait report ends (the report resolves it with 5: no timing guess involved), and
+    /// expects the value and exactly one report for that response. The response is made as if
+    /// at the caller's line, so that each test finds its own reports.
+    static func expectOneLongWaitReport(line: UInt = #line, readingWith read: (Response<Int>) -> Int) {
         let previousThreshold = ResponseDiagnostics.longWaitThreshold
         let previousHandler = ResponseDiagnostics.handler
         defer {
@@ -60,9 +84,8 @@ struct ResponseDiagnosticsTests {
             ResponseDiagnostics.handler = previousHandler
         }
         ResponseDiagnostics.longWaitThreshold = .milliseconds(10)
-        let (response, resolver) = Response<Int>.pending()
-        let creationLine = UInt(#line) - 1
-        // Resolve only once the wait has reported itself: no timing guess involved.
+        let (response, resolver) = Response<Int>.pending(line: line)
+        let creationLine = line
         ResponseDiagnostics.handler = { diagnostic in
             previousHandler(diagnostic)
             if diagnostic.kind == .longWait, diagnostic.line == creationLine { resolver.succeed(5) }
@@ -74,39 +97,7 @@ struct ResponseDiagnosticsTests {
         // response gets when another test has tracking on.
         DispatchQueue.global().asyncAfter(deadline: .now() + 30) { [weak response] in response?.cancel() }
 
-        #expect(try response.value == 5)
-        let reports = diagnostics(forResponseCreatedAt: creationLine)
-        #expect(reports.map(\.kind) == [.longWait])
-        #expect(reports.first?.message.contains("can never finish") == true)
-    }
-
-    @Test func longBlockingWaitOutsideAnyTask_isReported_andGoesOn() throws {
-        // On a Dispatch thread there is no task: the wait sleeps with no timer of its own, and the
-        // long-wait watch reports it.
-        let previousThreshold = ResponseDiagnostics.longWaitThreshold
-        let previousHandler = ResponseDiagnostics.handler
-        defer {
-            ResponseDiagnostics.longWaitThreshold = previousThreshold
-            ResponseDiagnostics.handler = previousHandler
-        }
-        ResponseDiagnostics.longWaitThreshold = .milliseconds(10)
-        let (response, resolver) = Response<Int>.pending()
-        let creationLine = UInt(#line) - 1
-        ResponseDiagnostics.handler = { diagnostic in
-            previousHandler(diagnostic)
-            if diagnostic.kind == .longWait, diagnostic.line == creationLine { resolver.succeed(5) }
-        }
-        // Safety nets that only matter when the report never comes: the wait fails after 30 s,
-        // and the test stops waiting for it after 60 s.
-        DispatchQueue.global().asyncAfter(deadline: .now() + 30) { [weak response] in response?.cancel() }
-        let values = Recorder<Int>()
-        let finished = DispatchSemaphore(value: 0)
-        DispatchQueue.global().async {
-            values.record((try? response.value) ?? -1)
-            finished.signal()
-        }
-        #expect(finished.wait(timeout: .now() + 60) == .success)
-        #expect(values.values == [5])
+        #expect(read(response) == 5)
         let reports = diagnostics(forResponseCreatedAt: creationLine)
         #expect(reports.map(\.kind) == [.longWait])
         #expect(reports.first?.message.contains("can never finish") == true)
