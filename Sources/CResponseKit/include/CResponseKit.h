@@ -130,23 +130,10 @@ static inline void rk_unlock(rk_word *word) {
 #endif
 }
 
-/// Releases the response's lock and sets `flags` (release ordering), in one atomic operation
-/// where the lock lives in the state word.
-static inline void rk_unlock_setting(rk_word *word, uint32_t flags) {
-#if defined(__APPLE__)
-    __atomic_fetch_or(&word->state, flags, __ATOMIC_RELEASE);
-    rk_darwin_lock_unlock(&word->lock);
-#else
-    uint32_t current = __atomic_load_n(&word->state, __ATOMIC_RELAXED);
-    while (!__atomic_compare_exchange_n(
-        &word->state, &current, (current | flags) & ~RK_LOCK_BIT, true, __ATOMIC_RELEASE, __ATOMIC_RELAXED)) {
-    }
-#endif
-}
-
 /// Releases the response's lock, sets `flags` and adds `amount` to the word (release ordering),
 /// in one atomic operation where the lock lives in the state word: a registration that also
-/// records a claim (composition) costs no atomic operation of its own.
+/// records a claim (composition) costs no atomic operation of its own. With `amount` 0, it only
+/// sets the flags as it unlocks.
 static inline void rk_unlock_setting_adding(rk_word *word, uint32_t flags, uint32_t amount) {
 #if defined(__APPLE__)
     uint32_t current = __atomic_load_n(&word->state, __ATOMIC_RELAXED);

@@ -42,9 +42,8 @@ enum LongWaitWatch {
 
     /// Ends a watch: the wait is over. A wait already reported has left the watch.
     static func unwatch(_ ticket: UInt64) {
-        // Taken out under the lock, released after it: the entry holds the response.
-        let ended = state.withLock { $0.watched.removeValue(forKey: ticket) }
-        _ = ended
+        // Returned out of the lock, so the entry (which holds the response) is released after it.
+        _ = state.withLock { $0.watched.removeValue(forKey: ticket) }
     }
 
     private static func setTimer(at due: UInt64) {

@@ -22,15 +22,7 @@ extension Response {
     func withLock<Result>(
         _ body: (inout ResponseStateMachine<Value>, inout UInt32) -> Result
     ) -> Result {
-        rk_lock(word)
-        var flagsOnUnlock: UInt32 = 0
-        let result = body(&machine, &flagsOnUnlock)
-        if flagsOnUnlock == 0 {
-            rk_unlock(word)
-        } else {
-            rk_unlock_setting(word, flagsOnUnlock)
-        }
-        return result
+        withLock(addingOnUnlock: 0, body)
     }
 
     /// ``withLock(_:)`` that also adds `amount` to the word as it unlocks, in the same atomic
