@@ -58,6 +58,49 @@ struct ResponseCombineTests {
         #expect(try combined.value == Array(0..<1_000))
     }
 
+    @Test func all_ofResponsesAlreadyDone_andPendingOnes_mixed_keepsOrder() throws {
+        // swift-nio's whenAllSucceed / andAllComplete over pre-completed and pending futures.
+        let done = Response.succeeded(0, on: .immediate)
+        let pending = (0..<3).map { _ in Response<Int>.pending(on: .immediate) }
+        let combined = Response.all([done, pending[0].response, done, pending[1].response, pending[2].response])
+        for (index, pair) in pending.enumerated().reversed() {
+            #expect(!combined.isDone)
+            pair.resolver.succeed(index + 1)
+        }
+        #expect(try combined.value == [0, 1, 0, 2, 3])
+    }
+
+    @Test func all_ofTheSameResponseListedTwice_givesItsValueTwice() throws {
+        let (shared, resolver) = Response<Int>.pending(on: .immediate)
+        let combined = Response.all([shared, shared, shared], on: .immediate)
+        resolver.succeed(5)
+        #expect(try combined.value == [5, 5, 5])
+    }
+
+    @Test func all_cancelled_cancelsAResponseListedTwice() {
+        let (shared, resolver) = Response<Int>.pending(on: .immediate)
+        Response.all([shared, shared], on: .immediate).cancel()
+        #expect(resolver.isCancelled)
+    }
+
+    @Test func all_whenSeveralHaveFailedAlready_failsWithTheFirstListed() {
+        let combined = Response.all(
+            [.succeeded(1, on: .immediate), .failed(TestError(code: 2), on: .immediate), .failed(TestError(code: 3))],
+            on: .immediate)
+        #expect(combined.error as? TestError == TestError(code: 2))
+    }
+
+    @Test func all_andZip_keepNilValues() throws {
+        // google/promises' `all` over [42, 13, nil].
+        let optionals: [Response<Int?>] = [.succeeded(42, on: .immediate), .succeeded(13), .succeeded(nil)]
+        #expect(try Response.all(optionals, on: .immediate).value == [42, 13, nil])
+        let zipped = Response.zip(
+            Response<Int>.succeeded(1), Response<String?>.succeeded(nil), Response<Void>.succeeded(()), on: .immediate)
+        let (number, nothing, _) = try zipped.value
+        #expect(number == 1)
+        #expect(nothing == nil)
+    }
+
     // MARK: - zip
 
     @Test func zip_combinesDifferentTypes() throws {
@@ -91,6 +134,22 @@ struct ResponseCombineTests {
         #expect(text.isCancelled)
     }
 
+    @Test func zip_ofNothing_succeedsAtOnce() throws {
+        let zipped: Response<Void> = Response.zip(on: .immediate)
+        #expect(zipped.isSuccessful)
+        try zipped.value
+    }
+
+    @Test func zip_whenTheLaterInputFailsFirst_failsWithItsError() {
+        // BrightFutures' zip: whichever fails, its error is the zip's.
+        let (number, numberResolver) = Response<Int>.pending(on: .immediate)
+        let (text, textResolver) = Response<String>.pending(on: .immediate)
+        let zipped = number.zip(text)
+        textResolver.fail(TestError(code: 2))
+        #expect(zipped.error as? TestError == TestError(code: 2))
+        #expect(numberResolver.isCancelled)
+    }
+
     // MARK: - race
 
     @Test func race_finishesWithTheFirstOutcome_andCancelsTheOthers() throws {
@@ -113,6 +172,28 @@ struct ResponseCombineTests {
     @Test func race_ofNothing_failsClearly() {
         let winner = Response.race([Response<Int>](), on: .immediate)
         #expect(winner.error as? ResponseError == .noResponses)
+    }
+
+    @Test func race_ofResponsesAlreadyDone_isTheFirstListed() throws {
+        // PromiseKit's race and BrightFutures' firstCompleted over futures already completed.
+        let winner = Response.race(
+            [.succeeded(1, on: .immediate), .failed(TestError(code: 2), on: .immediate), .succeeded(3)],
+            on: .immediate)
+        #expect(try winner.value == 1)
+        let failure = Response.race([.failed(TestError(code: 2), on: .immediate), .succeeded(3)], on: .immediate)
+        #expect(failure.error as? TestError == TestError(code: 2))
+    }
+
+    @Test func race_whoseLosersFailLater_staysWithTheWinner_andReportsNothing() throws {
+        startRecordingDiagnostics()
+        let (slow, resolveSlow) = Response<Int>.pending(on: .immediate)
+        let other = slow.map { $0 }  // keeps the loser going
+        let winner = Response.race([.succeeded(1, on: .immediate), slow], on: .immediate)
+        resolveSlow.fail(TestError(code: 9))
+        #expect(try winner.value == 1)
+        #expect(other.error as? TestError == TestError(code: 9))
+        #expect(diagnostics(forResponseCreatedAt: slow.line).isEmpty)
+        #expect(diagnostics(forResponseCreatedAt: winner.line).isEmpty)
     }
 
     // MARK: - any
@@ -142,6 +223,34 @@ struct ResponseCombineTests {
     @Test func any_ofNothing_failsClearly() {
         let first = Response.any([Response<Int>](), on: .immediate)
         #expect(first.error as? ResponseError == .noResponses)
+    }
+
+    @Test func any_ofResponsesAlreadyDone_isTheFirstSuccessListed() throws {
+        let first = Response.any(
+            [.failed(TestError(code: 1), on: .immediate), .succeeded(2, on: .immediate), .succeeded(3)],
+            on: .immediate)
+        #expect(try first.value == 2)
+    }
+
+    @Test func any_cancelled_cancelsEveryCandidate() {
+        let (a, resolveA) = Response<Int>.pending(on: .immediate)
+        let (b, resolveB) = Response<Int>.pending(on: .immediate)
+        Response.any([a, b], on: .immediate).cancel()
+        #expect(resolveA.isCancelled)
+        #expect(resolveB.isCancelled)
+    }
+
+    @Test func any_whenACandidateIsCancelledElsewhere_andTheOthersFail_listsTheCancellation() throws {
+        let (a, resolveA) = Response<Int>.pending(on: .immediate)
+        let (b, resolveB) = Response<Int>.pending(on: .immediate)
+        defer { withExtendedLifetime(resolveA) {} }  // cancelled, never resolved
+        let first = Response.any([a, b], on: .immediate)
+        a.cancel()
+        #expect(!first.isDone)
+        resolveB.fail(TestError(code: 2))
+        let aggregate = try #require(first.error as? ResponseAggregateError)
+        #expect(aggregate.errors.first is CancellationError)
+        #expect(aggregate.errors.last as? TestError == TestError(code: 2))
     }
 
     // MARK: - listed one by one

@@ -76,6 +76,32 @@ struct ResponseTimingTests {
         #expect(try patient.value == 1)
     }
 
+    @Test func timeout_aResultAfterTheDeadline_isRefusedQuietly() {
+        startRecordingDiagnostics()
+        let scheduler = ManualScheduler()
+        let (work, resolver) = Response<Int>.pending(on: .immediate)
+        let limited = work.timeout(after: .seconds(1), scheduler: scheduler)
+        scheduler.advance(by: .seconds(1))
+        #expect(!resolver.succeed(1))  // the work was cancelled: a normal race, not a second result
+        #expect(limited.error as? ResponseError == .deadlineExceeded)
+        #expect(diagnostics(forResponseCreatedAt: work.line).isEmpty)
+    }
+
+    @Test func timeout_aResultJustBeforeTheDeadline_wins() throws {
+        let scheduler = ManualScheduler()
+        let (work, resolver) = Response<Int>.pending(on: .immediate)
+        let limited = work.timeout(after: .seconds(1), scheduler: scheduler)
+        scheduler.advance(by: .milliseconds(999))
+        resolver.succeed(1)
+        scheduler.advance(by: .seconds(1))
+        #expect(try limited.value == 1)
+    }
+
+    @Test func timeout_ofAResponseAlreadyDone_keepsItsResult_evenWithADeadlineDueAtOnce() throws {
+        let limited = Response.succeeded(1, on: .immediate).timeout(after: .zero, scheduler: InlineScheduler())
+        #expect(try limited.value == 1)
+    }
+
     @Test func timeout_withRealTime_firesWithoutHelp() {
         let (work, workResolver) = Response<Int>.pending(on: .immediate)
         defer { withExtendedLifetime(workResolver) {} }  // pending on purpose: never resolved, never abandoned
@@ -201,6 +227,63 @@ struct ResponseRetryTests {
         )
         #expect(response.error is TestError)
         #expect(service.calls.count == 1)
+    }
+
+    @Test func retry_succeedingAtFirst_makesOneAttempt() throws {
+        let service = FlakyService(successAt: 1)
+        let response = Response<String>.retry(attempts: 5, on: .immediate) { service.attempt() }
+        #expect(try response.value == "ok on 1")
+        #expect(service.calls.count == 1)
+    }
+
+    @Test func retry_retriesWhatShouldRetryAccepts_andFailsWithTheFirstErrorItRefuses() {
+        // google/promises' retry condition: code 42 is worth retrying, code 13 is final.
+        let asked = Recorder<Int>()
+        let calls = Recorder<Int>()
+        let response = Response<Int>.retry(
+            attempts: 5,
+            on: .immediate,
+            shouldRetry: { error in
+                let code = (error as? TestError)?.code ?? 0
+                asked.record(code)
+                return code == 42
+            },
+            {
+                calls.record(calls.count + 1)
+                return .failed(TestError(code: calls.count < 3 ? 42 : 13), on: .immediate)
+            }
+        )
+        #expect(response.error as? TestError == TestError(code: 13))
+        #expect(calls.count == 3)
+        #expect(asked.values == [42, 42, 13])
+    }
+
+    @Test func retry_neverAsksShouldRetry_aboutTheLastAttempt() {
+        let asked = Recorder<Bool>()
+        let service = FlakyService(successAt: 10)
+        let response = Response<String>.retry(
+            attempts: 3,
+            on: .immediate,
+            shouldRetry: { _ in
+                asked.record(true)
+                return true
+            },
+            { service.attempt() }
+        )
+        #expect(response.error as? TestError == TestError(code: 3))
+        #expect(asked.count == 2)
+    }
+
+    @Test func retry_anAttemptCancelledElsewhere_isNotRetried() {
+        let attempts = Recorder<(response: Response<Int>, resolver: Resolver<Int>)>()
+        let response = Response<Int>.retry(attempts: 5, on: .immediate) {
+            let attempt = Response<Int>.pending(on: .immediate)
+            attempts.record(attempt)
+            return attempt.response
+        }
+        attempts.values[0].response.cancel()
+        #expect(response.error is CancellationError)
+        #expect(attempts.count == 1)
     }
 
     @Test func retry_cancelled_cancelsTheAttemptAndMakesNoMore() {
