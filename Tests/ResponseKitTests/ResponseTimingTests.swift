@@ -130,6 +130,21 @@ struct ResponseTimingTests {
         #expect(try delayed.value == 1)
     }
 
+    @Test func delays_inAChain_addUp() throws {
+        // BrightFutures' testDelayChaining: each step waits from when the step before delivered.
+        let scheduler = ManualScheduler()
+        let seen = Recorder<Duration>()
+        let end = Response.succeeded((), on: .immediate)
+            .delay(by: .seconds(1), scheduler: scheduler).intercept { seen.record(scheduler.now) }
+            .delay(by: .seconds(1), scheduler: scheduler).intercept { seen.record(scheduler.now) }
+        scheduler.advance(by: .seconds(1))
+        #expect(seen.values == [.seconds(1)])
+        #expect(!end.isDone)
+        scheduler.advance(by: .seconds(1))
+        #expect(seen.values == [.seconds(1), .seconds(2)])
+        #expect(end.isSuccessful)
+    }
+
     @Test func delay_holdsFailuresToo() {
         let scheduler = ManualScheduler()
         let delayed = Response<Int>.failed(TestError(), on: .immediate).delay(.seconds(1), scheduler: scheduler)
