@@ -174,6 +174,20 @@ struct ResponseCombineTests {
         #expect(winner.error as? ResponseError == .noResponses)
     }
 
+    @Test func race_ofDelayedValues_isTheSoonest_andDropsTheOthersTimers() throws {
+        // PromiseKit's race over after(...).map { ... }.
+        let scheduler = ManualScheduler()
+        let winner = Response.race(
+            [
+                Response.succeeded(1, on: .immediate).delay(by: .seconds(1), scheduler: scheduler),
+                Response.succeeded(2, on: .immediate).delay(by: .milliseconds(10), scheduler: scheduler),
+            ],
+            on: .immediate)
+        scheduler.advance(by: .milliseconds(10))
+        #expect(try winner.value == 2)
+        #expect(scheduler.pendingCount == 0)
+    }
+
     @Test func race_ofResponsesAlreadyDone_isTheFirstListed() throws {
         // PromiseKit's race and BrightFutures' firstCompleted over futures already completed.
         let winner = Response.race(
@@ -223,6 +237,30 @@ struct ResponseCombineTests {
     @Test func any_ofNothing_failsClearly() {
         let first = Response.any([Response<Int>](), on: .immediate)
         #expect(first.error as? ResponseError == .noResponses)
+    }
+
+    @Test func any_ofDelayedOutcomes_isTheSoonestSuccess_pastEarlierFailures() throws {
+        // PromiseKit's race(fulfilled:): failures at 1, 2 and 3 s, values 1 at 5 s and 2 at 4 s.
+        let scheduler = ManualScheduler()
+        func after(_ seconds: Int64, _ outcome: Result<Int, any Error>) -> Response<Int> {
+            let response: Response<Int> =
+                switch outcome {
+                case .success(let value): .succeeded(value, on: .immediate)
+                case .failure(let error): .failed(error, on: .immediate)
+                }
+            return response.delay(by: .seconds(seconds), scheduler: scheduler)
+        }
+        let first = Response.any(
+            [
+                after(1, .failure(TestError(code: 1))), after(2, .failure(TestError(code: 2))), after(5, .success(1)),
+                after(4, .success(2)), after(3, .failure(TestError(code: 3))),
+            ],
+            on: .immediate)
+        scheduler.advance(by: .seconds(3))
+        #expect(!first.isDone)
+        scheduler.advance(by: .seconds(1))
+        #expect(try first.value == 2)
+        #expect(scheduler.pendingCount == 0)
     }
 
     @Test func any_ofResponsesAlreadyDone_isTheFirstSuccessListed() throws {
