@@ -1,3 +1,4 @@
+import Dispatch
 import ResponseKit
 import ResponseKitTesting
 import Testing
@@ -100,6 +101,28 @@ struct ResponseTimingTests {
     @Test func timeout_ofAResponseAlreadyDone_keepsItsResult_evenWithADeadlineDueAtOnce() throws {
         let limited = Response.succeeded(1, on: .immediate).timeout(after: .zero, scheduler: InlineScheduler())
         #expect(try limited.value == 1)
+    }
+
+    @Test func timeout_racingTheResult_deliversOneOutcome_andReportsNothing() throws {
+        startRecordingDiagnostics()
+        var lines: Set<UInt> = []
+        var outcomes: Set<String> = []
+        for _ in 0..<2_000 {
+            let scheduler = ManualScheduler()
+            let (work, resolver) = Response<Int>.pending(on: .immediate)
+            // Each callback resolves this: a second delivery would be reported as resolving it twice.
+            let (delivered, deliver) = Response<String>.pending(on: .immediate)
+            lines.formUnion([work.line, delivered.line])
+            work.timeout(after: .seconds(1), scheduler: scheduler)
+                .onCompletion { deliver.succeed("value \($0)") }
+                .onFailure { deliver.succeed("\($0)") }
+            DispatchQueue.concurrentPerform(iterations: 2) { lane in
+                if lane == 0 { scheduler.advance(by: .seconds(1)) } else { resolver.succeed(1) }
+            }
+            outcomes.insert(try delivered.value)
+        }
+        #expect(outcomes.isSubset(of: ["value 1", "\(ResponseError.deadlineExceeded)"]))
+        #expect(lines.flatMap { diagnostics(forResponseCreatedAt: $0) }.isEmpty)
     }
 
     @Test func timeout_withRealTime_firesWithoutHelp() {
