@@ -351,6 +351,19 @@ struct ResponseRetryTests {
         #expect(attempts.values.first?.isCancelled == true)
     }
 
+    @Test func retry_ofAttemptsThatFailAtOnce_withPausesRunAtOnce_keepsTheStackFlat() throws {
+        let (outcome, resolver) = Response<Int>.pending(on: .immediate)
+        DispatchQueue.global().async {  // a worker thread's smaller stack
+            let calls = Recorder<Int>()
+            let retried = Response<Int>.retry(attempts: 100_000, scheduler: InlineScheduler(), on: .immediate) {
+                calls.record(calls.count + 1)
+                return .failed(TestError(code: calls.count), on: .immediate)
+            }
+            resolver.resolve(with: Result { try retried.value })
+        }
+        #expect(throws: TestError(code: 100_000)) { try outcome.value }
+    }
+
     @Test func retry_withZeroAttempts_stillMakesOne() throws {
         let service = FlakyService(successAt: 1)
         let response = Response<String>.retry(attempts: 0, on: .immediate) { service.attempt() }
