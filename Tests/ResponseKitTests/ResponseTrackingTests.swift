@@ -114,17 +114,17 @@ struct ResponseTrackingTests {
         defer { withExtendedLifetime((response, resolver)) {} }
 
         let reported = DispatchSemaphore(value: 0)
-        let recorder = ResponseDiagnostics.handler
-        ResponseDiagnostics.handler = { diagnostic in
-            recorder(diagnostic)
-            if diagnostic.kind == .longPending, diagnostic.line == line { reported.signal() }
+        let watch: @Sendable (ResponseDiagnostic) -> Void = { diagnostic in
+            if diagnostic.kind == .longPending, diagnostic.line == line, diagnostic.file == #fileID {
+                reported.signal()
+            }
         }
-        defer { ResponseDiagnostics.handler = recorder }
-
-        ResponseTracking.startWatchdog(threshold: .nanoseconds(0), interval: .milliseconds(10))
-        // Generous: only matters when the watchdog is broken.
-        #expect(reported.wait(timeout: .now() + .seconds(30)) == .success)
-        ResponseTracking.stopWatchdog()
+        withDiagnosticWatch(watch) {
+            ResponseTracking.startWatchdog(threshold: .nanoseconds(0), interval: .milliseconds(10))
+            // Generous: only matters when the watchdog is broken.
+            #expect(reported.wait(timeout: .now() + .seconds(30)) == .success)
+            ResponseTracking.stopWatchdog()
+        }
     }
 
     /// The tracked response made at `line` of this file, if it is listed.
