@@ -39,6 +39,16 @@ struct ResponseCombineTests {
         #expect(!resolveC.isCancelled)
     }
 
+    @Test func all_stragglersThatFailAfterTheFirstFailure_areNotReported() {
+        // PromiseKit's testUnhandledErrorHandlerDoesNotFireForStragglers.
+        startRecordingDiagnostics()
+        let (straggler, stragglerResolver) = Response<Int>.pending(on: .immediate)
+        let combined = Response.all([.failed(TestError(code: 1), on: .immediate), straggler], on: .immediate)
+        #expect(combined.error as? TestError == TestError(code: 1))
+        #expect(!stragglerResolver.fail(TestError(code: 2)))  // work that did not hear of the cancellation
+        #expect(diagnostics(forResponseCreatedAt: straggler.line).isEmpty)
+    }
+
     @Test func all_ofNothing_succeedsWithAnEmptyArray() throws {
         let combined = Response.all([Response<Int>](), on: .immediate)
         #expect(try combined.value == [])

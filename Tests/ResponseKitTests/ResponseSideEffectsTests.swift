@@ -66,6 +66,18 @@ struct ResponseSideEffectsTests {
         #expect(resolver.isCancelled)
     }
 
+    @Test func always_runs_whenATimeoutAfterItGivesUp() {
+        let scheduler = ManualScheduler()
+        let outcomes = Recorder<String>()
+        let (work, resolver) = Response<Int>.pending(on: .immediate)
+        let limited = work.always { outcomes.record(Self.describe($0)) }
+            .timeout(after: .seconds(1), scheduler: scheduler)
+        scheduler.advance(by: .seconds(1))
+        #expect(limited.error as? ResponseError == .deadlineExceeded)
+        #expect(outcomes.values == ["failure CancellationError"])
+        #expect(resolver.isCancelled)
+    }
+
     @Test func always_runsOnce_whenItsResponseIsCancelled_andTheWorkFinishesLater() throws {
         let outcomes = Recorder<String>()
         let (work, resolver) = Response<Int>.pending(on: .immediate)
