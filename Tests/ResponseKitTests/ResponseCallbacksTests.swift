@@ -334,6 +334,27 @@ struct ResponseCallbackOrderTests {
         }
     }
 
+    @MainActor @Test(arguments: [false, true])
+    func mainQueueAndMainActorCallbacks_runInRegistrationOrder(alreadyDone: Bool) async throws {
+        // swift-nio runs a future's callbacks in the order they were added; so do ours on `.main`,
+        // whether a callback is `@Sendable` or main-actor isolated.
+        for _ in 0..<100 {
+            let order = Recorder<Int>()
+            let (response, resolver) = Response<Int>.pending()
+            if alreadyDone { resolver.succeed(1) }
+            response.onCompletion { _ in order.record(1) }
+            response.mainActor.onCompletion { _ in order.record(2) }
+            response.onResult { _ in order.record(3) }
+            response.mainActor.onResult { _ in order.record(4) }
+            response.onCompletion(on: .main) { _ in order.record(5) }
+            let (delivered, deliver) = Response<Void>.pending(on: .immediate)
+            response.mainActor.onCompletion { _ in deliver.succeed() }
+            if !alreadyDone { DispatchQueue.global().async { resolver.succeed(1) } }
+            try await delivered.get()
+            #expect(order.values == [1, 2, 3, 4, 5])
+        }
+    }
+
     @Test func registeringWhileResolving_keepsRegistrationOrder_inline() {
         for _ in 0..<1_000 {
             let (response, resolver) = Response<Int>.pending(on: .immediate)

@@ -39,6 +39,16 @@ struct ResponseCombineTests {
         #expect(!resolveC.isCancelled)
     }
 
+    @Test func all_stragglersThatFailAfterTheFirstFailure_areNotReported() {
+        // PromiseKit's testUnhandledErrorHandlerDoesNotFireForStragglers.
+        startRecordingDiagnostics()
+        let (straggler, stragglerResolver) = Response<Int>.pending(on: .immediate)
+        let combined = Response.all([.failed(TestError(code: 1), on: .immediate), straggler], on: .immediate)
+        #expect(combined.error as? TestError == TestError(code: 1))
+        #expect(!stragglerResolver.fail(TestError(code: 2)))  // work that did not hear of the cancellation
+        #expect(diagnostics(forResponseCreatedAt: straggler.line).isEmpty)
+    }
+
     @Test func all_ofNothing_succeedsWithAnEmptyArray() throws {
         let combined = Response.all([Response<Int>](), on: .immediate)
         #expect(try combined.value == [])
@@ -56,6 +66,49 @@ struct ResponseCombineTests {
         let combined = Response.all(inputs.map(\.response), on: .immediate)
         DispatchQueue.concurrentPerform(iterations: inputs.count) { inputs[$0].resolver.succeed($0) }
         #expect(try combined.value == Array(0..<1_000))
+    }
+
+    @Test func all_ofResponsesAlreadyDone_andPendingOnes_mixed_keepsOrder() throws {
+        // swift-nio's whenAllSucceed / andAllComplete over pre-completed and pending futures.
+        let done = Response.succeeded(0, on: .immediate)
+        let pending = (0..<3).map { _ in Response<Int>.pending(on: .immediate) }
+        let combined = Response.all([done, pending[0].response, done, pending[1].response, pending[2].response])
+        for (index, pair) in pending.enumerated().reversed() {
+            #expect(!combined.isDone)
+            pair.resolver.succeed(index + 1)
+        }
+        #expect(try combined.value == [0, 1, 0, 2, 3])
+    }
+
+    @Test func all_ofTheSameResponseListedTwice_givesItsValueTwice() throws {
+        let (shared, resolver) = Response<Int>.pending(on: .immediate)
+        let combined = Response.all([shared, shared, shared], on: .immediate)
+        resolver.succeed(5)
+        #expect(try combined.value == [5, 5, 5])
+    }
+
+    @Test func all_cancelled_cancelsAResponseListedTwice() {
+        let (shared, resolver) = Response<Int>.pending(on: .immediate)
+        Response.all([shared, shared], on: .immediate).cancel()
+        #expect(resolver.isCancelled)
+    }
+
+    @Test func all_whenSeveralHaveFailedAlready_failsWithTheFirstListed() {
+        let combined = Response.all(
+            [.succeeded(1, on: .immediate), .failed(TestError(code: 2), on: .immediate), .failed(TestError(code: 3))],
+            on: .immediate)
+        #expect(combined.error as? TestError == TestError(code: 2))
+    }
+
+    @Test func all_andZip_keepNilValues() throws {
+        // google/promises' `all` over [42, 13, nil].
+        let optionals: [Response<Int?>] = [.succeeded(42, on: .immediate), .succeeded(13), .succeeded(nil)]
+        #expect(try Response.all(optionals, on: .immediate).value == [42, 13, nil])
+        let zipped = Response.zip(
+            Response<Int>.succeeded(1), Response<String?>.succeeded(nil), Response<Void>.succeeded(()), on: .immediate)
+        let (number, nothing, _) = try zipped.value
+        #expect(number == 1)
+        #expect(nothing == nil)
     }
 
     // MARK: - zip
@@ -91,6 +144,22 @@ struct ResponseCombineTests {
         #expect(text.isCancelled)
     }
 
+    @Test func zip_ofNothing_succeedsAtOnce() throws {
+        let zipped: Response<Void> = Response.zip(on: .immediate)
+        #expect(zipped.isSuccessful)
+        try zipped.value
+    }
+
+    @Test func zip_whenTheLaterInputFailsFirst_failsWithItsError() {
+        // BrightFutures' zip: whichever fails, its error is the zip's.
+        let (number, numberResolver) = Response<Int>.pending(on: .immediate)
+        let (text, textResolver) = Response<String>.pending(on: .immediate)
+        let zipped = number.zip(text)
+        textResolver.fail(TestError(code: 2))
+        #expect(zipped.error as? TestError == TestError(code: 2))
+        #expect(numberResolver.isCancelled)
+    }
+
     // MARK: - race
 
     @Test func race_finishesWithTheFirstOutcome_andCancelsTheOthers() throws {
@@ -113,6 +182,42 @@ struct ResponseCombineTests {
     @Test func race_ofNothing_failsClearly() {
         let winner = Response.race([Response<Int>](), on: .immediate)
         #expect(winner.error as? ResponseError == .noResponses)
+    }
+
+    @Test func race_ofDelayedValues_isTheSoonest_andDropsTheOthersTimers() throws {
+        // PromiseKit's race over after(...).map { ... }.
+        let scheduler = ManualScheduler()
+        let winner = Response.race(
+            [
+                Response.succeeded(1, on: .immediate).delay(by: .seconds(1), scheduler: scheduler),
+                Response.succeeded(2, on: .immediate).delay(by: .milliseconds(10), scheduler: scheduler),
+            ],
+            on: .immediate)
+        scheduler.advance(by: .milliseconds(10))
+        #expect(try winner.value == 2)
+        #expect(scheduler.pendingCount == 0)
+    }
+
+    @Test func race_ofResponsesAlreadyDone_isTheFirstListed() throws {
+        // PromiseKit's race and BrightFutures' firstCompleted over futures already completed.
+        let winner = Response.race(
+            [.succeeded(1, on: .immediate), .failed(TestError(code: 2), on: .immediate), .succeeded(3)],
+            on: .immediate)
+        #expect(try winner.value == 1)
+        let failure = Response.race([.failed(TestError(code: 2), on: .immediate), .succeeded(3)], on: .immediate)
+        #expect(failure.error as? TestError == TestError(code: 2))
+    }
+
+    @Test func race_whoseLosersFailLater_staysWithTheWinner_andReportsNothing() throws {
+        startRecordingDiagnostics()
+        let (slow, resolveSlow) = Response<Int>.pending(on: .immediate)
+        let other = slow.map { $0 }  // keeps the loser going
+        let winner = Response.race([.succeeded(1, on: .immediate), slow], on: .immediate)
+        resolveSlow.fail(TestError(code: 9))
+        #expect(try winner.value == 1)
+        #expect(other.error as? TestError == TestError(code: 9))
+        #expect(diagnostics(forResponseCreatedAt: slow.line).isEmpty)
+        #expect(diagnostics(forResponseCreatedAt: winner.line).isEmpty)
     }
 
     // MARK: - any
@@ -142,6 +247,58 @@ struct ResponseCombineTests {
     @Test func any_ofNothing_failsClearly() {
         let first = Response.any([Response<Int>](), on: .immediate)
         #expect(first.error as? ResponseError == .noResponses)
+    }
+
+    @Test func any_ofDelayedOutcomes_isTheSoonestSuccess_pastEarlierFailures() throws {
+        // PromiseKit's race(fulfilled:): failures at 1, 2 and 3 s, values 1 at 5 s and 2 at 4 s.
+        let scheduler = ManualScheduler()
+        func after(_ seconds: Int64, _ outcome: Result<Int, any Error>) -> Response<Int> {
+            let response: Response<Int> =
+                switch outcome {
+                case .success(let value): .succeeded(value, on: .immediate)
+                case .failure(let error): .failed(error, on: .immediate)
+                }
+            return response.delay(by: .seconds(seconds), scheduler: scheduler)
+        }
+        let first = Response.any(
+            [
+                after(1, .failure(TestError(code: 1))), after(2, .failure(TestError(code: 2))), after(5, .success(1)),
+                after(4, .success(2)), after(3, .failure(TestError(code: 3))),
+            ],
+            on: .immediate)
+        scheduler.advance(by: .seconds(3))
+        #expect(!first.isDone)
+        scheduler.advance(by: .seconds(1))
+        #expect(try first.value == 2)
+        #expect(scheduler.pendingCount == 0)
+    }
+
+    @Test func any_ofResponsesAlreadyDone_isTheFirstSuccessListed() throws {
+        let first = Response.any(
+            [.failed(TestError(code: 1), on: .immediate), .succeeded(2, on: .immediate), .succeeded(3)],
+            on: .immediate)
+        #expect(try first.value == 2)
+    }
+
+    @Test func any_cancelled_cancelsEveryCandidate() {
+        let (a, resolveA) = Response<Int>.pending(on: .immediate)
+        let (b, resolveB) = Response<Int>.pending(on: .immediate)
+        Response.any([a, b], on: .immediate).cancel()
+        #expect(resolveA.isCancelled)
+        #expect(resolveB.isCancelled)
+    }
+
+    @Test func any_whenACandidateIsCancelledElsewhere_andTheOthersFail_listsTheCancellation() throws {
+        let (a, resolveA) = Response<Int>.pending(on: .immediate)
+        let (b, resolveB) = Response<Int>.pending(on: .immediate)
+        defer { withExtendedLifetime(resolveA) {} }  // cancelled, never resolved
+        let first = Response.any([a, b], on: .immediate)
+        a.cancel()
+        #expect(!first.isDone)
+        resolveB.fail(TestError(code: 2))
+        let aggregate = try #require(first.error as? ResponseAggregateError)
+        #expect(aggregate.errors.first is CancellationError)
+        #expect(aggregate.errors.last as? TestError == TestError(code: 2))
     }
 
     // MARK: - listed one by one

@@ -78,16 +78,11 @@ struct ResponseDiagnosticsTests {
     /// at the caller's line, so that each test finds its own reports.
     static func expectOneLongWaitReport(line: UInt = #line, readingWith read: (Response<Int>) -> Int) {
         let previousThreshold = ResponseDiagnostics.longWaitThreshold
-        let previousHandler = ResponseDiagnostics.handler
-        defer {
-            ResponseDiagnostics.longWaitThreshold = previousThreshold
-            ResponseDiagnostics.handler = previousHandler
-        }
+        defer { ResponseDiagnostics.longWaitThreshold = previousThreshold }
         ResponseDiagnostics.longWaitThreshold = .milliseconds(10)
         let (response, resolver) = Response<Int>.pending(line: line)
         let creationLine = line
-        ResponseDiagnostics.handler = { diagnostic in
-            previousHandler(diagnostic)
+        let watch: @Sendable (ResponseDiagnostic) -> Void = { diagnostic in
             if diagnostic.kind == .longWait, diagnostic.line == creationLine { resolver.succeed(5) }
         }
         // A safety net that only matters when the report never comes: the wait then fails the
@@ -97,7 +92,7 @@ struct ResponseDiagnosticsTests {
         // response gets when another test has tracking on.
         DispatchQueue.global().asyncAfter(deadline: .now() + 30) { [weak response] in response?.cancel() }
 
-        #expect(read(response) == 5)
+        #expect(withDiagnosticWatch(watch) { read(response) } == 5)
         let reports = diagnostics(forResponseCreatedAt: creationLine)
         #expect(reports.map(\.kind) == [.longWait])
         #expect(reports.first?.message.contains("can never finish") == true)
@@ -229,25 +224,24 @@ struct ResponseDiagnosticsTests {
     // MARK: - blocking the main queue off the main thread
 
     @Test func blockingInsideAMainQueueJobOffTheMainThread_isReportedAtOnce() throws {
-        let previousHandler = ResponseDiagnostics.handler
-        defer { ResponseDiagnostics.handler = previousHandler }
         let (response, resolver) = Response<Int>.pending(on: .immediate)
         let creationLine = UInt(#line) - 1
-        ResponseDiagnostics.handler = { diagnostic in
-            previousHandler(diagnostic)
+        let watch: @Sendable (ResponseDiagnostic) -> Void = { diagnostic in
             if diagnostic.kind == .mainQueueBlocked, diagnostic.line == creationLine { resolver.succeed(3) }
         }
         // Fails the test after a generous 30 s instead of hanging it, should the report never come.
         DispatchQueue.global().asyncAfter(deadline: .now() + 30) { [weak response] in response?.cancel() }
         let finished = Response<Bool>.pending(on: .immediate)
-        DispatchQueue.main.async {
-            // Under XCTest this job runs on the main thread, which can keep the main queue
-            // running; under Swift Testing on Linux it runs on another thread: that is the case.
-            let onMainThread = Thread.isMainThread
-            _ = try? response.value
-            finished.resolver.succeed(onMainThread)
+        let ranOnMainThread = try withDiagnosticWatch(watch) {
+            DispatchQueue.main.async {
+                // Under XCTest this job runs on the main thread, which can keep the main queue
+                // running; under Swift Testing on Linux it runs on another thread: that is the case.
+                let onMainThread = Thread.isMainThread
+                _ = try? response.value
+                finished.resolver.succeed(onMainThread)
+            }
+            return try finished.response.value
         }
-        let ranOnMainThread = try finished.response.value
         let reports = diagnostics(forResponseCreatedAt: creationLine).map(\.kind)
         #expect(reports == (ranOnMainThread ? [] : [.mainQueueBlocked]))
         #expect(response.isDone || ranOnMainThread)

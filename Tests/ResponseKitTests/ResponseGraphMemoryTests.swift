@@ -105,6 +105,14 @@ struct ResponseGraphMemoryTests {
             ("intercept", { a, _, s, t in t.track(a.intercept { _ in _ = s }) }),
             ("always", { a, _, s, t in t.track(a.always { _ = s }) }),
             (
+                "always, cancelled",
+                { a, _, s, t in
+                    let guarded = a.always { _ = s }
+                    t.track(guarded)
+                    guarded.cancel()
+                }
+            ),
+            (
                 "validate",
                 { a, _, s, t in
                     t.track(

@@ -62,6 +62,14 @@ struct ResponseSettledTests {
         #expect(try Response.allSettled([Response<Int>](), on: .immediate).value.isEmpty)
     }
 
+    @Test(arguments: 0..<6)
+    func ofTheSameFailedResponseListedNTimes_succeedsWithNFailures(count: Int) throws {
+        // swift-nio's testAndAllCompleteWithPreFailedFutures.
+        let failed = Response<Int>.failed(TestError(code: 4), on: .immediate)
+        let outcomes = try Response.allSettled(Array(repeating: failed, count: count), on: .immediate).value
+        #expect(Self.describe(outcomes) == Array(repeating: "error 4", count: count))
+    }
+
     @Test func ofAThousand_resolvedFromManyThreads_keepsOrder() throws {
         let inputs = (0..<1_000).map { _ in Response<Int>.pending(on: .immediate) }
         let settled = Response.allSettled(inputs.map(\.response), on: .immediate)

@@ -56,6 +56,58 @@ struct ResponseSideEffectsTests {
         #expect(cancelled.error is CancellationError)
     }
 
+    @Test func always_runsWithTheCancellation_whenTheResponseItReturnsIsCancelled() {
+        // The spinner case: `load().always { hideSpinner() }`, and the screen cancels what it holds.
+        let outcomes = Recorder<String>()
+        let (work, resolver) = Response<Int>.pending(on: .immediate)
+        let guarded = work.always { outcomes.record(Self.describe($0)) }
+        guarded.cancel()
+        #expect(outcomes.values == ["failure CancellationError"])
+        #expect(resolver.isCancelled)
+    }
+
+    @Test func always_runs_whenATimeoutAfterItGivesUp() {
+        let scheduler = ManualScheduler()
+        let outcomes = Recorder<String>()
+        let (work, resolver) = Response<Int>.pending(on: .immediate)
+        let limited = work.always { outcomes.record(Self.describe($0)) }
+            .timeout(after: .seconds(1), scheduler: scheduler)
+        scheduler.advance(by: .seconds(1))
+        #expect(limited.error as? ResponseError == .deadlineExceeded)
+        #expect(outcomes.values == ["failure CancellationError"])
+        #expect(resolver.isCancelled)
+    }
+
+    @Test func always_runsOnce_whenItsResponseIsCancelled_andTheWorkFinishesLater() throws {
+        let outcomes = Recorder<String>()
+        let (work, resolver) = Response<Int>.pending(on: .immediate)
+        let other = work.map { $0 }  // keeps the work going
+        let guarded = work.always { outcomes.record(Self.describe($0)) }
+        guarded.cancel()
+        resolver.succeed(1)
+        #expect(try other.value == 1)
+        #expect(outcomes.values == ["failure CancellationError"])
+    }
+
+    @Test func always_runsOnItsContext_whenItsResponseIsCancelled() {
+        let manual = ManualExecutor()
+        let outcomes = Recorder<String>()
+        let (work, resolver) = Response<Int>.pending(on: .immediate)
+        defer { withExtendedLifetime(resolver) {} }  // cancelled, never resolved
+        let guarded = work.always(on: manual.executor) { outcomes.record(Self.describe($0)) }
+        guarded.cancel()
+        #expect(outcomes.values.isEmpty)
+        manual.runAll()
+        #expect(outcomes.values == ["failure CancellationError"])
+    }
+
+    @Sendable static func describe(_ result: Result<Int, any Error>) -> String {
+        switch result {
+        case .success(let value): "success \(value)"
+        case .failure(let error): "failure \(type(of: error))"
+        }
+    }
+
     @Test func always_withoutArguments_runsOnEitherOutcome() {
         let runs = Recorder<Bool>()
         let ok = Response.succeeded(1, on: .immediate).always { runs.record(true) }

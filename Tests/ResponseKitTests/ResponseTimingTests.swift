@@ -1,3 +1,4 @@
+import Dispatch
 import ResponseKit
 import ResponseKitTesting
 import Testing
@@ -76,6 +77,54 @@ struct ResponseTimingTests {
         #expect(try patient.value == 1)
     }
 
+    @Test func timeout_aResultAfterTheDeadline_isRefusedQuietly() {
+        startRecordingDiagnostics()
+        let scheduler = ManualScheduler()
+        let (work, resolver) = Response<Int>.pending(on: .immediate)
+        let limited = work.timeout(after: .seconds(1), scheduler: scheduler)
+        scheduler.advance(by: .seconds(1))
+        #expect(!resolver.succeed(1))  // the work was cancelled: a normal race, not a second result
+        #expect(limited.error as? ResponseError == .deadlineExceeded)
+        #expect(diagnostics(forResponseCreatedAt: work.line).isEmpty)
+    }
+
+    @Test func timeout_aResultJustBeforeTheDeadline_wins() throws {
+        let scheduler = ManualScheduler()
+        let (work, resolver) = Response<Int>.pending(on: .immediate)
+        let limited = work.timeout(after: .seconds(1), scheduler: scheduler)
+        scheduler.advance(by: .milliseconds(999))
+        resolver.succeed(1)
+        scheduler.advance(by: .seconds(1))
+        #expect(try limited.value == 1)
+    }
+
+    @Test func timeout_ofAResponseAlreadyDone_keepsItsResult_evenWithADeadlineDueAtOnce() throws {
+        let limited = Response.succeeded(1, on: .immediate).timeout(after: .zero, scheduler: InlineScheduler())
+        #expect(try limited.value == 1)
+    }
+
+    @Test func timeout_racingTheResult_deliversOneOutcome_andReportsNothing() throws {
+        startRecordingDiagnostics()
+        var lines: Set<UInt> = []
+        var outcomes: Set<String> = []
+        for _ in 0..<2_000 {
+            let scheduler = ManualScheduler()
+            let (work, resolver) = Response<Int>.pending(on: .immediate)
+            // Each callback resolves this: a second delivery would be reported as resolving it twice.
+            let (delivered, deliver) = Response<String>.pending(on: .immediate)
+            lines.formUnion([work.line, delivered.line])
+            work.timeout(after: .seconds(1), scheduler: scheduler)
+                .onCompletion { deliver.succeed("value \($0)") }
+                .onFailure { deliver.succeed("\($0)") }
+            DispatchQueue.concurrentPerform(iterations: 2) { lane in
+                if lane == 0 { scheduler.advance(by: .seconds(1)) } else { resolver.succeed(1) }
+            }
+            outcomes.insert(try delivered.value)
+        }
+        #expect(outcomes.isSubset(of: ["value 1", "\(ResponseError.deadlineExceeded)"]))
+        #expect(lines.flatMap { diagnostics(forResponseCreatedAt: $0) }.isEmpty)
+    }
+
     @Test func timeout_withRealTime_firesWithoutHelp() {
         let (work, workResolver) = Response<Int>.pending(on: .immediate)
         defer { withExtendedLifetime(workResolver) {} }  // pending on purpose: never resolved, never abandoned
@@ -102,6 +151,21 @@ struct ResponseTimingTests {
         #expect(!delayed.isDone)
         scheduler.advance(by: .seconds(1))
         #expect(try delayed.value == 1)
+    }
+
+    @Test func delays_inAChain_addUp() throws {
+        // BrightFutures' testDelayChaining: each step waits from when the step before delivered.
+        let scheduler = ManualScheduler()
+        let seen = Recorder<Duration>()
+        let end = Response.succeeded((), on: .immediate)
+            .delay(by: .seconds(1), scheduler: scheduler).intercept { seen.record(scheduler.now) }
+            .delay(by: .seconds(1), scheduler: scheduler).intercept { seen.record(scheduler.now) }
+        scheduler.advance(by: .seconds(1))
+        #expect(seen.values == [.seconds(1)])
+        #expect(!end.isDone)
+        scheduler.advance(by: .seconds(1))
+        #expect(seen.values == [.seconds(1), .seconds(2)])
+        #expect(end.isSuccessful)
     }
 
     @Test func delay_holdsFailuresToo() {
@@ -203,6 +267,63 @@ struct ResponseRetryTests {
         #expect(service.calls.count == 1)
     }
 
+    @Test func retry_succeedingAtFirst_makesOneAttempt() throws {
+        let service = FlakyService(successAt: 1)
+        let response = Response<String>.retry(attempts: 5, on: .immediate) { service.attempt() }
+        #expect(try response.value == "ok on 1")
+        #expect(service.calls.count == 1)
+    }
+
+    @Test func retry_retriesWhatShouldRetryAccepts_andFailsWithTheFirstErrorItRefuses() {
+        // google/promises' retry condition: code 42 is worth retrying, code 13 is final.
+        let asked = Recorder<Int>()
+        let calls = Recorder<Int>()
+        let response = Response<Int>.retry(
+            attempts: 5,
+            on: .immediate,
+            shouldRetry: { error in
+                let code = (error as? TestError)?.code ?? 0
+                asked.record(code)
+                return code == 42
+            },
+            {
+                calls.record(calls.count + 1)
+                return .failed(TestError(code: calls.count < 3 ? 42 : 13), on: .immediate)
+            }
+        )
+        #expect(response.error as? TestError == TestError(code: 13))
+        #expect(calls.count == 3)
+        #expect(asked.values == [42, 42, 13])
+    }
+
+    @Test func retry_neverAsksShouldRetry_aboutTheLastAttempt() {
+        let asked = Recorder<Bool>()
+        let service = FlakyService(successAt: 10)
+        let response = Response<String>.retry(
+            attempts: 3,
+            on: .immediate,
+            shouldRetry: { _ in
+                asked.record(true)
+                return true
+            },
+            { service.attempt() }
+        )
+        #expect(response.error as? TestError == TestError(code: 3))
+        #expect(asked.count == 2)
+    }
+
+    @Test func retry_anAttemptCancelledElsewhere_isNotRetried() {
+        let attempts = Recorder<(response: Response<Int>, resolver: Resolver<Int>)>()
+        let response = Response<Int>.retry(attempts: 5, on: .immediate) {
+            let attempt = Response<Int>.pending(on: .immediate)
+            attempts.record(attempt)
+            return attempt.response
+        }
+        attempts.values[0].response.cancel()
+        #expect(response.error is CancellationError)
+        #expect(attempts.count == 1)
+    }
+
     @Test func retry_cancelled_cancelsTheAttemptAndMakesNoMore() {
         let scheduler = ManualScheduler()
         let attempts = Recorder<Resolver<Int>>()
@@ -228,6 +349,19 @@ struct ResponseRetryTests {
         }
         response.cancel()
         #expect(attempts.values.first?.isCancelled == true)
+    }
+
+    @Test func retry_ofAttemptsThatFailAtOnce_withPausesRunAtOnce_keepsTheStackFlat() throws {
+        let (outcome, resolver) = Response<Int>.pending(on: .immediate)
+        DispatchQueue.global().async {  // a worker thread's smaller stack
+            let calls = Recorder<Int>()
+            let retried = Response<Int>.retry(attempts: 100_000, scheduler: InlineScheduler(), on: .immediate) {
+                calls.record(calls.count + 1)
+                return .failed(TestError(code: calls.count), on: .immediate)
+            }
+            resolver.resolve(with: Result { try retried.value })
+        }
+        #expect(throws: TestError(code: 100_000)) { try outcome.value }
     }
 
     @Test func retry_withZeroAttempts_stillMakesOne() throws {

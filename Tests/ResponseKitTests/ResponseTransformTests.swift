@@ -128,6 +128,18 @@ struct ResponseTransformTests {
         #expect(user.error as? TestError == TestError(code: 2))
     }
 
+    @Test func flatMap_failsWithTheErrorTheTransformThrows() {
+        let user = Response.succeeded(1, on: .immediate).flatMap { _ -> Response<Int> in throw TestError(code: 3) }
+        #expect(user.error as? TestError == TestError(code: 3))
+    }
+
+    @Test func flatMap_ofAnInnerResponseAlreadyDone_finishesAtOnce() throws {
+        let (first, resolver) = Response<Int>.pending(on: .immediate)
+        let result = first.flatMap { Response.succeeded($0 * 2, on: .immediate) }
+        resolver.succeed(4)
+        #expect(try result.wait(timeout: .zero) == 8)
+    }
+
     @Test func flatMap_cancellingTheResult_cancelsTheInnerResponse() {
         let (first, firstResolver) = Response<Int>.pending(on: .immediate)
         let (inner, innerResolver) = Response<Int>.pending(on: .immediate)
@@ -160,6 +172,19 @@ struct ResponseTransformTests {
         #expect(recovered.error is CancellationError)
     }
 
+    @Test func recover_recoversOnlyTheFirstFailure_notOneOfALaterStep() {
+        // A recovery placed before a step does not see that step's failure.
+        let calls = Recorder<Int>()
+        let response = Response<Int>.failed(TestError(code: 1), on: .immediate)
+            .recover { error in
+                calls.record((error as? TestError)?.code ?? 0)
+                return 1
+            }
+            .map { _ -> Int in throw TestError(code: 2) }
+        #expect(response.error as? TestError == TestError(code: 2))
+        #expect(calls.values == [1])
+    }
+
     @Test func recover_failsWithWhatTheTransformThrows() {
         let recovered = Response<Int>.failed(TestError(code: 1), on: .immediate).recover { _ -> Int in
             throw TestError(code: 2)
@@ -172,6 +197,50 @@ struct ResponseTransformTests {
             Response<Int>(on: .global(), executor: .immediate) { 7 }
         }
         #expect(try fallback.value == 7)
+    }
+
+    @Test func flatMapError_whoseFallbackFailsToo_failsWithTheFallbacksError() {
+        // google/promises' testPromiseRejectRecover: a recovery that fails again.
+        let calls = Recorder<Int>()
+        let (fallback, fallbackResolver) = Response<Int>.pending(on: .immediate)
+        let response = Response<Int>.failed(TestError(code: 1), on: .immediate).flatMapError { error in
+            calls.record((error as? TestError)?.code ?? 0)
+            return fallback
+        }
+        #expect(!response.isDone)
+        fallbackResolver.fail(TestError(code: 2))
+        #expect(response.error as? TestError == TestError(code: 2))
+        #expect(calls.values == [1])
+    }
+
+    @Test func flatMapError_failsWithTheErrorTheTransformThrows() {
+        // swift-nio's flatMapErrorThrowing.
+        let response = Response<Int>.failed(TestError(code: 1), on: .immediate).flatMapError { _ -> Response<Int> in
+            throw TestError(code: 2)
+        }
+        #expect(response.error as? TestError == TestError(code: 2))
+    }
+
+    @Test func flatMapError_cancelledWhileOnTheFallback_cancelsTheFallback() {
+        let (first, firstResolver) = Response<Int>.pending(on: .immediate)
+        let (fallback, fallbackResolver) = Response<Int>.pending(on: .immediate)
+        let response = first.flatMapError { _ in fallback }
+        firstResolver.fail(TestError())
+        response.cancel()
+        #expect(fallbackResolver.isCancelled)
+    }
+
+    @Test func flatMapError_doesNotRecoverCancellation() {
+        let (response, resolver) = Response<Int>.pending(on: .immediate)
+        defer { withExtendedLifetime(resolver) {} }  // cancelled, never resolved
+        let calls = Recorder<Bool>()
+        let recovered = response.flatMapError { _ -> Response<Int> in
+            calls.record(true)
+            return .succeeded(0)
+        }
+        response.cancel()
+        #expect(recovered.error is CancellationError)
+        #expect(calls.values.isEmpty)
     }
 
     @Test func flatMapError_leavesSuccessAlone() throws {

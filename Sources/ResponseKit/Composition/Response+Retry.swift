@@ -61,6 +61,8 @@ private final class Retrier<Value: Sendable>: Sendable {
     let makeAttempt: @Sendable () -> Response<Value>
     /// The pause under way, so cancelling can stop it.
     private let pause = LockedBox<ScheduledJob?>.make(nil)
+    /// Whether a thread is starting attempts, and the attempt due next that it must start.
+    private let starting = LockedBox<(isStarting: Bool, next: Int?)>.make((false, nil))
 
     init(
         resolver: Resolver<Value>,
@@ -78,7 +80,34 @@ private final class Retrier<Value: Sendable>: Sendable {
         self.makeAttempt = makeAttempt
     }
 
+    /// Starts `attempt`, or leaves it to the thread already starting attempts: an attempt that
+    /// fails at once, whose pause a scheduler runs at once (as ``ResponseScheduler`` allows for a
+    /// zero delay), starts the next from inside this call, and without the loop the stack would
+    /// grow by an attempt's frames for each attempt, up to a crash.
     func start(attempt: Int) {
+        let mustStart = starting.withLock { state in
+            if state.isStarting {
+                state.next = attempt
+                return false
+            }
+            state.isStarting = true
+            return true
+        }
+        guard mustStart else { return }
+        var attempt = attempt
+        while true {
+            startNow(attempt: attempt)
+            let next = starting.withLock { state -> Int? in
+                defer { state.next = nil }
+                if state.next == nil { state.isStarting = false }
+                return state.next
+            }
+            guard let next else { return }
+            attempt = next
+        }
+    }
+
+    private func startNow(attempt: Int) {
         guard !resolver.response.isDone else { return }
         let response = makeAttempt()
         response.link(resolver.response)  // cancelling the retry cancels this attempt

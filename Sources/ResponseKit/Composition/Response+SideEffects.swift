@@ -51,7 +51,10 @@ extension Response {
     /// let user = login(credentials).always { _ in analytics.track("login attempt") }
     /// ```
     ///
-    /// Registering it counts as observing a failure for ``ResponseDiagnostics``.
+    /// `body` runs exactly once: with this response's outcome, or with `CancellationError` when
+    /// the response `always` returns is cancelled first (`body` then runs in `context` too, and
+    /// whatever this response does later is not reported again). Registering it counts as
+    /// observing a failure for ``ResponseDiagnostics``.
     ///
     /// - Parameters:
     ///   - context: where `body` runs; ``ResponseExecutor/immediate`` (inline) by default.
@@ -65,9 +68,21 @@ extension Response {
         line: UInt = #line,
         _ body: @escaping @Sendable (Result<Value, any Error>) -> Void
     ) -> Response<Value> {
+        // Two routes may reach `body`: the input's outcome, and the cancellation of `passedOn`,
+        // which finishes it first so that `derive` skips the step. Whichever comes first runs it.
+        let hasRun = LockedBox.make(false)
+        let claimRun: @Sendable () -> Bool = {
+            hasRun.withLock { hasRun in
+                defer { hasRun = true }
+                return !hasRun
+            }
+        }
         let passedOn: Response<Value> = derive(on: context, file: file, line: line) { result, derived, completion in
-            body(result)
+            if claimRun() { body(result) }
             derived.complete(with: result, asLastActOf: &completion)
+        }
+        passedOn.addCancellationHandler {
+            context.run { if claimRun() { body(.failure(CancellationError())) } }
         }
         // `body` sees the failure: that counts as observing it, even if nobody reads `passedOn`.
         passedOn.markFailureObserved()

@@ -127,7 +127,9 @@ public enum ResponseTracking {
     private static func reportPending(longerThanNanoseconds threshold: UInt64) -> [PendingResponse] {
         let now = DispatchTime.now().uptimeNanoseconds
         let due = liveEntries { entry, _ in
-            guard !entry.reported, now &- entry.madeAt > threshold else { return false }
+            // A response made while this check waited for the lock is younger than `now`: a
+            // wrapping difference made it look older than any threshold.
+            guard !entry.reported, entry.madeAt < now, now - entry.madeAt > threshold else { return false }
             entry.reported = true
             return true
         }
