@@ -101,6 +101,17 @@ struct ServiceManagerStartTests {
         #expect(throws: ServiceManagerError.alreadyStarted()) { try bed.manager.start() }
     }
 
+    @Test func startingAgainWhileStarting_throwsAlreadyStarted_andStartsNoServiceTwice() async throws {
+        let slow = try bed.service("a", start: .hold)
+        let starting = try bed.manager.start()
+
+        #expect(throws: ServiceManagerError.alreadyStarted()) { try bed.manager.start() }
+        slow.held["start"]?.succeed()
+
+        #expect(await outcome(of: starting).isSuccess)
+        #expect(bed.journal.lines == ["start a"])
+    }
+
     @Test func startingAfterStop_throwsAlreadyStopped() throws {
         bed.manager.stop()
         #expect(throws: ServiceManagerError.alreadyStopped()) { try bed.manager.start() }

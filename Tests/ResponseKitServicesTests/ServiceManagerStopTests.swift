@@ -116,6 +116,12 @@ struct ServiceManagerStopTests {
         #expect(await outcome(of: stopping).failedServiceNames == ["a", "b", "c"])
     }
 
+    @Test func stopSucceeds_withNoServices() async throws {
+        try await bed.startAll()
+        #expect(await outcome(of: bed.manager.stop()).isSuccess)
+        #expect(bed.reported.isEmpty)
+    }
+
     // MARK: - Stopping while starting
 
     @Test func stopDuringStart_waitsForTheServiceStarting_skipsTheRest_andStopsTheStarted() async throws {
@@ -137,5 +143,37 @@ struct ServiceManagerStopTests {
         #expect(skipped?.description == "c was not started: the manager began stopping first")
         // The failure handler hears of it too: a caller that dropped c's registration learns it there.
         #expect(bed.reportedDescriptions == ["c was not started: the manager began stopping first"])
+    }
+
+    @Test func stopDuringAStartThatHangs_givesUpAfterTheStartTimeout_thenStopsTheStarted() async throws {
+        try bed.service("a")
+        let hanging = try bed.service("b", start: .hold)
+        try bed.service("c")
+        try bed.manager.start()
+        let stopping = bed.manager.stop()
+        #expect(bed.timer.runningDurations == [ServiceTestBed.timeouts.start])
+
+        bed.timer.fireAll()
+
+        let result = await outcome(of: stopping)
+        #expect(result.isSuccess, "b never started, so it has nothing to stop: \(result)")
+        #expect(bed.journal.lines == ["start a", "start b", "stop a"])
+        #expect(
+            bed.reportedDescriptions == [
+                "b did not start within 3.0 seconds", "c was not started: the manager began stopping first",
+            ])
+        #expect(hanging.held["start"]?.isCancelled == true)
+    }
+
+    @Test func aServiceThatStartedAfterStopWasCalled_isStoppedOnce() async throws {
+        let slow = try bed.service("a", start: .hold)
+        try bed.manager.start()
+        let first = bed.manager.stop()
+        slow.held["start"]?.succeed()
+        let second = bed.manager.stop()
+
+        #expect(first === second)
+        #expect(await outcome(of: first).isSuccess)
+        #expect(bed.journal.lines == ["start a", "stop a"])
     }
 }
