@@ -102,7 +102,8 @@ extension ServiceManager {
                     serviceName: entry.name,
                     step: .start,
                     error: error,
-                    timeout: missedTheLimit ? timeouts.start : nil
+                    timeout: missedTheLimit ? timeouts.start : nil,
+                    isSkipped: false  // it was started, even if its own work was cancelled
                 )
                 if startResolver != nil { startFailures.append(failure) }
                 entry.started.fail(failure)
@@ -129,7 +130,7 @@ extension ServiceManager {
     func skipWaitingServices() {
         for entry in entries where entry.status == .waiting {
             entry.status = .failed
-            let failure = ServiceFailure(serviceName: entry.name, step: .start, error: CancellationError())
+            let failure = ServiceFailure.skipped(entry.name)
             if startResolver != nil { startFailures.append(failure) }
             entry.started.fail(failure)
             // Its registration's response counts its failure as observed (see `makeStepResponse`),

@@ -94,6 +94,18 @@ struct ServiceManagerStartTests {
         #expect(!bed.journal.lines.contains("a handles didBecomeActive"))
     }
 
+    @Test func aServiceWhoseOwnStartIsCancelled_failedToStart_andWasNotSkipped() async throws {
+        let service = try bed.service("a", start: .hold)
+        let starting = try bed.manager.start()
+        _ = await outcome(of: service.called("start"))
+
+        service.held["start"]?.fail(CancellationError())  // its own async work was cancelled, say
+
+        #expect(await outcome(of: starting).failedServiceNames == ["a"])
+        #expect(bed.reported.map(\.isSkipped) == [false])
+        #expect(bed.reportedDescriptions == ["a failed to start: \(CancellationError())"])
+    }
+
     // MARK: - Misuse
 
     @Test func startingTwice_throwsAlreadyStarted() throws {
