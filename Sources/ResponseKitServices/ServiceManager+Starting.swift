@@ -87,6 +87,7 @@ extension ServiceManager {
             finishStarting()
             return
         }
+        guard !isHoldingWaitingServices else { return }  // `stop()` comes, and skips them
         entry.status = .starting
         entryStarting = entry
         let response = entry.service.start()
@@ -124,6 +125,14 @@ extension ServiceManager {
             resolver.fail(ServiceManagerError.servicesFailed(startFailures))
         }
         startFailures = []
+    }
+
+    /// Starts no more services: those waiting keep waiting (a start in flight still finishes),
+    /// and ``stop()`` skips them. For ``ServiceRunner``, which tells the running services
+    /// `willTerminate` before it stops them: a service that started in between would run only to
+    /// be stopped, without hearing `willTerminate`.
+    func holdWaitingServices() {
+        isHoldingWaitingServices = true
     }
 
     /// Marks every service still waiting to start as never started, because stopping began.

@@ -108,6 +108,8 @@ public final class ServiceManager {
     var startResolver: Resolver<Void>?
     /// Failures of the services started on behalf of ``start()``.
     var startFailures: [ServiceFailure] = []
+    /// Set by ``holdWaitingServices()``: no more service starts, and ``stop()`` skips those waiting.
+    var isHoldingWaitingServices = false
     /// The response ``stop()`` returned, returned again by later calls.
     var stopResponse: Response<Void>?
     /// Finishes ``stopResponse``.

@@ -156,6 +156,25 @@ struct ServiceRunnerTests {
         #expect(bed.journal.lines.isEmpty)
     }
 
+    @Test func aServiceWaitingToStartWhenASignalArrives_isNeverStarted() async throws {
+        let telling = try bed.service("x", event: .hold)  // x takes its time over willTerminate
+        let slow = try bed.service("a", start: .hold)
+        try bed.service("b")
+        let runner = makeRunner()
+        runner.launch()
+
+        runner.handleSignal(SIGTERM)
+        _ = await outcome(of: telling.called("willTerminate"))
+        slow.held["start"]?.succeed()  // a answers its start during the shutdown
+        _ = await outcome(of: bed.registrations["a"]!)
+        telling.held["willTerminate"]?.succeed()
+
+        #expect(try await outcome(of: exited.response).get() == ServiceRunner.cleanExitStatus)
+        #expect(
+            bed.journal.lines == ["start x", "start a", "x handles willTerminate", "stop a", "stop x"],
+            "b was waiting when the signal came: nothing starts during a shutdown")
+    }
+
     @Test func aServiceStuckOnWillTerminate_isGivenUpOn_stillStopped_andTheExitIsUnclean() async throws {
         let stuck = try bed.service("a")
         try bed.service("b")
