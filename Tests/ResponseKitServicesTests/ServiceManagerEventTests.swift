@@ -142,10 +142,3 @@ struct ServiceManagerEventTests {
         #expect(!bed.journal.lines.contains("a handles willTerminate"))
     }
 }
-
-/// The manager a failure handler stops, set once both are made; weak, so that the manager, which
-/// keeps its handler, is not kept by it.
-@MainActor
-private final class ManagerHolder {
-    weak var manager: ServiceManager?
-}

@@ -176,4 +176,68 @@ struct ServiceManagerStopTests {
         #expect(await outcome(of: first).isSuccess)
         #expect(bed.journal.lines == ["start a", "stop a"])
     }
+
+    // MARK: - Stopping from inside a step
+
+    @Test func aFailureHandlerThatStopsOnAStartFailure_skipsTheRest_andStopsEachStartedServiceOnce() async throws {
+        let journal = Journal()
+        let holder = ManagerHolder()
+        var reported: [String] = []
+        let manager = ServiceManager(timeouts: ServiceTestBed.timeouts, timer: ManualTimer()) { failure in
+            reported.append(failure.description)
+            holder.manager?.stop()  // "shut down on any failure", as an app may decide
+        }
+        holder.manager = manager
+        for (name, start) in [("a", Answer.succeed), ("b", .fail), ("c", .succeed)] {
+            try manager.register(ScriptedService(name: name, journal: journal, start: start))
+        }
+
+        let starting = try manager.start()
+
+        #expect(await outcome(of: starting).failedServiceNames == ["b", "c"])
+        #expect(await outcome(of: manager.stop()).isSuccess)
+        #expect(journal.lines == ["start a", "start b", "stop a"])
+        #expect(
+            reported == [
+                "b failed to start: scripted failure", "c was not started: the manager began stopping first",
+            ])
+    }
+
+    @Test func aServiceThatCallsStopFromItsStart_isStartedAndStoppedOnce_andTheRestAreSkipped() async throws {
+        let holder = ManagerHolder()
+        holder.manager = bed.manager
+        try bed.service("a")
+        try bed.manager.register(SelfStoppingService(holder: holder, journal: bed.journal))
+        try bed.service("c")
+
+        let starting = try bed.manager.start()
+
+        #expect(await outcome(of: starting).failedServiceNames == ["c"])
+        #expect(await outcome(of: bed.manager.stop()).isSuccess)
+        #expect(bed.journal.lines == ["start a", "start quitter", "stop quitter", "stop a"])
+    }
+}
+
+/// A service that asks its manager to stop while it starts, as a fatal configuration error may.
+@MainActor
+private final class SelfStoppingService: Service {
+    let name = "quitter"
+    private let holder: ManagerHolder
+    private let journal: Journal
+
+    init(holder: ManagerHolder, journal: Journal) {
+        self.holder = holder
+        self.journal = journal
+    }
+
+    func start() -> Response<Void> {
+        journal.record("start quitter")
+        holder.manager?.stop()
+        return .succeeded((), on: .immediate)
+    }
+
+    func stop() -> Response<Void> {
+        journal.record("stop quitter")
+        return .succeeded((), on: .immediate)
+    }
 }
