@@ -74,8 +74,13 @@ extension ServiceManager {
     }
 
     /// Starts the next waiting service, unless one is starting; when none is waiting, finishes
-    /// the starting phase, or hands over to stopping.
+    /// the starting phase, or hands over to stopping. Called again while it runs (a service
+    /// answered at once), it starts the next service once the current call returns.
     func startNext() {
+        startLoop.run(startOneService)
+    }
+
+    private func startOneService() {
         guard entryStarting == nil else { return }
         guard phase != .stopping else {
             skipWaitingServices()

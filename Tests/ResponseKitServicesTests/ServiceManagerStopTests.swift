@@ -23,6 +23,19 @@ struct ServiceManagerStopTests {
         #expect(bed.journal.lines(after: "start c") == ["stop c", "stop b", "stop a"])
     }
 
+    @Test func servicesThatStopAtOnce_stopOneAfterAnother_notOneInsideAnother() async throws {
+        let probe = StackProbe()
+        let names = (0..<1_000).map { "s\($0)" }
+        for name in names { try bed.manager.register(ProbedService(name, journal: bed.journal, probe: probe)) }
+        try await bed.startAll()
+        probe.forget()
+
+        #expect(await outcome(of: bed.manager.stop()).isSuccess)
+
+        #expect(bed.journal.lines(after: "start s999") == names.reversed().map { "stop \($0)" })
+        #expect(probe.spread < 64 * 1024, "the stack grew \(probe.spread) bytes over 1,000 stops")
+    }
+
     @Test func stoppingTwice_returnsTheSameResponse_andStopsEachServiceOnce() async throws {
         try bed.service("a")
         try await bed.startAll()
