@@ -48,6 +48,20 @@ struct ServiceManagerStopTests {
         #expect(bed.journal.lines == ["start a", "stop a"])
     }
 
+    @Test func stoppingAgainAfterTheStopFinished_returnsTheFinishedResponse_andStopsNothingMore() async throws {
+        try bed.service("a", stop: .fail)
+        try await bed.startAll()
+        let first = bed.manager.stop()
+        _ = await outcome(of: first)
+
+        let again = bed.manager.stop()
+
+        #expect(again === first)
+        #expect(await outcome(of: again).failedServiceNames == ["a"])
+        #expect(bed.journal.lines == ["start a", "stop a"])
+        #expect(bed.reported.count == 1, "the failure is reported once, not once per stop()")
+    }
+
     @Test func stopBeforeStart_stopsNothing_andFailsTheWaitingRegistrations() async throws {
         try bed.service("a")
 
