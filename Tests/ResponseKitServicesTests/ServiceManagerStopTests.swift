@@ -33,7 +33,7 @@ struct ServiceManagerStopTests {
         #expect(await outcome(of: bed.manager.stop()).isSuccess)
 
         #expect(bed.journal.lines(after: "start s999") == names.reversed().map { "stop \($0)" })
-        #expect(probe.spread < 64 * 1024, "the stack grew \(probe.spread) bytes over 1,000 stops")
+        #expect(probe.spread < 50, "the stack grew \(probe.spread) frames over 1,000 stops")
     }
 
     @Test func stoppingTwice_returnsTheSameResponse_andStopsEachServiceOnce() async throws {
