@@ -45,8 +45,16 @@ public struct ServiceFailure: Error, Sendable, CustomStringConvertible {
     public let error: any Error
     /// The manager's limit the service missed; `nil` when it answered, if only with a failure.
     public let timeout: Duration?
+    /// Whether the service was never asked to start, because the manager began stopping first.
+    ///
+    /// The manager says so itself: a service whose own start fails with `CancellationError` (its
+    /// async work was cancelled) did start, and failed.
+    public let isSkipped: Bool
 
     /// Makes a failure; the manager makes them, tests of a failure handler may too.
+    ///
+    /// A failure to ``Step/start`` with `CancellationError` is made a skipped one (``isSkipped``),
+    /// as the manager makes for a service it never started.
     ///
     /// - Parameters:
     ///   - serviceName: the service's name.
@@ -54,10 +62,27 @@ public struct ServiceFailure: Error, Sendable, CustomStringConvertible {
     ///   - error: why it failed.
     ///   - timeout: the limit the service missed, when it timed out.
     public init(serviceName: String, step: Step, error: any Error, timeout: Duration? = nil) {
+        self.init(
+            serviceName: serviceName,
+            step: step,
+            error: error,
+            timeout: timeout,
+            isSkipped: step == .start && error is CancellationError
+        )
+    }
+
+    /// Makes a failure that says itself whether the service was skipped: the manager's own.
+    init(serviceName: String, step: Step, error: any Error, timeout: Duration?, isSkipped: Bool) {
         self.serviceName = serviceName
         self.step = step
         self.error = error
         self.timeout = timeout
+        self.isSkipped = isSkipped
+    }
+
+    /// The failure of a service the manager never started, because it began stopping first.
+    static func skipped(_ serviceName: String) -> Self {
+        Self(serviceName: serviceName, step: .start, error: CancellationError(), timeout: nil, isSkipped: true)
     }
 
     /// Whether the service did not answer within the manager's limit, ``timeout``. A service
@@ -65,11 +90,6 @@ public struct ServiceFailure: Error, Sendable, CustomStringConvertible {
     /// answered: that is a failure, not a missed limit.
     public var isTimeout: Bool {
         timeout != nil
-    }
-
-    /// Whether the service was never asked to start, because the manager began stopping first.
-    public var isSkipped: Bool {
-        step == .start && error is CancellationError
     }
 
     /// A sentence naming the service, the step and the reason, such as

@@ -6,7 +6,9 @@ extension ServiceManager {
     ///
     /// Each running service's ``Service/handle(_:)`` is called in turn, before this method
     /// returns, without waiting for the previous service's answer: a slow or hanging service
-    /// delays no one. Services still starting, or registered later, do not hear about it.
+    /// delays no one. Services still starting, or registered later, do not hear about it. When
+    /// ``stop()`` is called during this call (by a service, or by the failure handler), the
+    /// services not yet told are not told: no service hears an event after ``stop()``.
     ///
     /// ```swift
     /// // In an app delegate:
@@ -36,6 +38,12 @@ extension ServiceManager {
         let (response, resolver) = makeStepResponse()
         let broadcast = Broadcast(recipients: recipients.count, resolver: resolver)
         for (index, entry) in recipients.enumerated() {
+            // A service may answer inline, and a service or the failure handler may then call
+            // `stop()`, which can stop the services not yet told: they must hear nothing more.
+            guard phase == .starting || phase == .running else {
+                broadcast.record(nil, at: index)
+                continue
+            }
             let answer = entry.service.handle(event)
             awaitAnswer(answer, within: timeouts.event) { [self] result, missedTheLimit in
                 var failure: ServiceFailure?

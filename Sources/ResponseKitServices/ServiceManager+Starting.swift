@@ -74,8 +74,13 @@ extension ServiceManager {
     }
 
     /// Starts the next waiting service, unless one is starting; when none is waiting, finishes
-    /// the starting phase, or hands over to stopping.
+    /// the starting phase, or hands over to stopping. Called again while it runs (a service
+    /// answered at once), it starts the next service once the current call returns.
     func startNext() {
+        startLoop.run(startOneService)
+    }
+
+    private func startOneService() {
         guard entryStarting == nil else { return }
         guard phase != .stopping else {
             skipWaitingServices()
@@ -87,6 +92,7 @@ extension ServiceManager {
             finishStarting()
             return
         }
+        guard !isHoldingWaitingServices else { return }  // `stop()` comes, and skips them
         entry.status = .starting
         entryStarting = entry
         let response = entry.service.start()
@@ -102,7 +108,8 @@ extension ServiceManager {
                     serviceName: entry.name,
                     step: .start,
                     error: error,
-                    timeout: missedTheLimit ? timeouts.start : nil
+                    timeout: missedTheLimit ? timeouts.start : nil,
+                    isSkipped: false  // it was started, even if its own work was cancelled
                 )
                 if startResolver != nil { startFailures.append(failure) }
                 entry.started.fail(failure)
@@ -125,11 +132,19 @@ extension ServiceManager {
         startFailures = []
     }
 
+    /// Starts no more services: those waiting keep waiting (a start in flight still finishes),
+    /// and ``stop()`` skips them. For ``ServiceRunner``, which tells the running services
+    /// `willTerminate` before it stops them: a service that started in between would run only to
+    /// be stopped, without hearing `willTerminate`.
+    func holdWaitingServices() {
+        isHoldingWaitingServices = true
+    }
+
     /// Marks every service still waiting to start as never started, because stopping began.
     func skipWaitingServices() {
         for entry in entries where entry.status == .waiting {
             entry.status = .failed
-            let failure = ServiceFailure(serviceName: entry.name, step: .start, error: CancellationError())
+            let failure = ServiceFailure.skipped(entry.name)
             if startResolver != nil { startFailures.append(failure) }
             entry.started.fail(failure)
             // Its registration's response counts its failure as observed (see `makeStepResponse`),

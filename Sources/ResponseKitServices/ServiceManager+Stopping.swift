@@ -36,7 +36,13 @@ extension ServiceManager {
     }
 
     /// Stops the last running service, unless one is stopping; when none is left, finishes.
+    /// Called again while it runs (a service answered at once), it stops the next service once
+    /// the current call returns.
     func stopNext() {
+        stopLoop.run(stopOneService)
+    }
+
+    private func stopOneService() {
         guard phase == .stopping, entryStarting == nil else { return }
         guard !entries.contains(where: { $0.status == .stopping }) else { return }
         guard let entry = entries.last(where: { $0.status == .running }) else {

@@ -108,12 +108,18 @@ public final class ServiceManager {
     var startResolver: Resolver<Void>?
     /// Failures of the services started on behalf of ``start()``.
     var startFailures: [ServiceFailure] = []
+    /// Set by ``holdWaitingServices()``: no more service starts, and ``stop()`` skips those waiting.
+    var isHoldingWaitingServices = false
     /// The response ``stop()`` returned, returned again by later calls.
     var stopResponse: Response<Void>?
     /// Finishes ``stopResponse``.
     var stopResolver: Resolver<Void>?
     /// Failures of the services stopped so far.
     var stopFailures: [ServiceFailure] = []
+    /// Runs ``startNext()``'s steps one after another rather than one inside another.
+    let startLoop = FlatLoop()
+    /// Runs ``stopNext()``'s steps one after another rather than one inside another.
+    let stopLoop = FlatLoop()
 
     /// Makes an empty manager.
     ///
@@ -192,5 +198,32 @@ public final class ServiceManager {
             response.cancel()
             body(.failure(ResponseError.deadlineExceeded), true)
         }
+    }
+}
+
+/// Runs a step of the manager again and again, never inside itself.
+///
+/// A service that answers at once has its answer handled inside the call that asked it, and that
+/// handling asks the next service: started (or stopped) one inside the other, three thousand
+/// services overflowed the stack. Asked to run while it runs, the loop instead notes it and runs
+/// the step again once the current run returns. The step looks at the manager's state to decide
+/// what to do, so running it later, or once more than needed, does the same.
+@MainActor
+final class FlatLoop {
+    private var isRunning = false
+    private var mustRunAgain = false
+
+    /// Runs `step` now, or, when called from inside `step`, once the running `step` returns.
+    func run(_ step: () -> Void) {
+        guard !isRunning else {
+            mustRunAgain = true
+            return
+        }
+        isRunning = true
+        defer { isRunning = false }
+        repeat {
+            mustRunAgain = false
+            step()
+        } while mustRunAgain
     }
 }

@@ -29,7 +29,8 @@ import Musl
 ///    that fails to start is reported and the process runs without it.
 /// 2. The first signal (or ``requestShutdown()``) sends ``LifecycleEvent/willTerminate``, waits
 ///    for every service to answer it (within ``ServiceTimeouts/event``), then stops the services
-///    in reverse order (each within ``ServiceTimeouts/stop``).
+///    in reverse order (each within ``ServiceTimeouts/stop``). A service still waiting to start
+///    is never started; one whose start is in flight is stopped once it has started.
 /// 3. The process exits with ``cleanExitStatus`` (0) when every service handled
 ///    `willTerminate` and stopped without failing or timing out, otherwise with
 ///    ``uncleanExitStatus`` (1).
@@ -177,6 +178,7 @@ public final class ServiceRunner {
 
     /// Sends `willTerminate`, waits for the answers, stops the services, then exits.
     private func shutDown() {
+        manager.holdWaitingServices()
         let terminating: Response<Void>
         do {
             terminating = try manager.send(.willTerminate)

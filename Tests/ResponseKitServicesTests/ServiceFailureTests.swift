@@ -18,6 +18,13 @@ struct ServiceFailureTests {
         #expect(failure.description == "analytics did not stop within 0.25 seconds")
     }
 
+    @Test func aStartFailureMadeWithCancellationError_isSkipped_asTheManagerMakesOne() {
+        let failure = ServiceFailure(serviceName: "sync", step: .start, error: CancellationError())
+        #expect(failure.isSkipped)
+        #expect(failure.description == "sync was not started: the manager began stopping first")
+        #expect(!ServiceFailure(serviceName: "sync", step: .stop, error: CancellationError()).isSkipped)
+    }
+
     @Test func aFailureMadeWithTheWaitsTimedOut_stillCountsAsATimeout() {
         let failure = ServiceFailure(
             serviceName: "a", step: .start, error: ResponseError.timedOut, timeout: .seconds(1))

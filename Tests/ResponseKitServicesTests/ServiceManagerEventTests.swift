@@ -103,6 +103,29 @@ struct ServiceManagerEventTests {
         #expect(bed.journal.lines == ["start a", "start b", "b handles didBecomeActive"])
     }
 
+    // MARK: - Stopping while sending
+
+    @Test func aStopRequestedWhileAnEventIsSent_tellsNoServiceAboutItAfterItsStop() async throws {
+        let journal = Journal()
+        let holder = ManagerHolder()
+        let manager = ServiceManager(timeouts: ServiceTestBed.timeouts, timer: ManualTimer()) { _ in
+            holder.manager?.stop()  // "shut down on any failure", as an app may decide
+        }
+        holder.manager = manager
+        for (name, event) in [("a", Answer.fail), ("b", .succeed), ("c", .succeed)] {
+            try manager.register(ScriptedService(name: name, journal: journal, event: event))
+        }
+        _ = await outcome(of: try manager.start())
+
+        let sending = try manager.send(.didEnterBackground)
+
+        #expect(await outcome(of: sending).failedServiceNames == ["a"])
+        #expect(
+            journal.lines(after: "start c") == [
+                "a handles didEnterBackground", "stop c", "stop b", "stop a",
+            ])
+    }
+
     // MARK: - Misuse
 
     @Test func sendingBeforeStart_throwsNotStarted() throws {

@@ -90,6 +90,24 @@ struct ServiceManagerRegistrationTests {
         #expect((registration.failure as? ServiceFailure)?.isTimeout == true)
     }
 
+    @Test func aFallbackRegisteredByTheFailureHandler_startsBeforeTheStartFinishes() async throws {
+        let journal = Journal()
+        let holder = ManagerHolder()
+        let manager = ServiceManager(timeouts: ServiceTestBed.timeouts, timer: ManualTimer()) { failure in
+            guard failure.serviceName == "sync" else { return }
+            _ = try? holder.manager?.register(ScriptedService(name: "offline-sync", journal: journal))
+        }
+        holder.manager = manager
+        try manager.register(ScriptedService(name: "sync", journal: journal, start: .fail))
+        try manager.register(ScriptedService(name: "cache", journal: journal))
+
+        #expect(await outcome(of: try manager.start()).failedServiceNames == ["sync"])
+
+        #expect(journal.lines == ["start sync", "start cache", "start offline-sync"])
+        #expect(await outcome(of: manager.stop()).isSuccess)
+        #expect(journal.lines(after: "start offline-sync") == ["stop offline-sync", "stop cache"])
+    }
+
     // MARK: - Misuse
 
     @Test func registeringAfterStop_throwsAlreadyStopped_andDoesNotRegister() async throws {

@@ -156,6 +156,90 @@ struct ServiceRunnerTests {
         #expect(bed.journal.lines.isEmpty)
     }
 
+    @Test func aServiceWaitingToStartWhenASignalArrives_isNeverStarted() async throws {
+        let telling = try bed.service("x", event: .hold)  // x takes its time over willTerminate
+        let slow = try bed.service("a", start: .hold)
+        try bed.service("b")
+        let runner = makeRunner()
+        runner.launch()
+
+        runner.handleSignal(SIGTERM)
+        _ = await outcome(of: telling.called("willTerminate"))
+        slow.held["start"]?.succeed()  // a answers its start during the shutdown
+        _ = await outcome(of: bed.registrations["a"]!)
+        telling.held["willTerminate"]?.succeed()
+
+        #expect(try await outcome(of: exited.response).get() == ServiceRunner.cleanExitStatus)
+        #expect(
+            bed.journal.lines == ["start x", "start a", "x handles willTerminate", "stop a", "stop x"],
+            "b was waiting when the signal came: nothing starts during a shutdown")
+        #expect(bed.reportedDescriptions == ["b was not started: the manager began stopping first"])
+    }
+
+    @Test func aServiceStuckOnWillTerminate_isGivenUpOn_stillStopped_andTheExitIsUnclean() async throws {
+        let stuck = try bed.service("a")
+        try bed.service("b")
+        let runner = makeRunner()
+        runner.launch()
+        _ = await outcome(of: stuck.called("didBecomeActive"))
+        stuck.eventAnswer = .hold
+
+        runner.handleSignal(SIGTERM)
+        _ = await outcome(of: stuck.called("willTerminate"))
+        #expect(bed.timer.runningDurations == [ServiceTestBed.timeouts.event])
+        bed.timer.fireAll()
+
+        #expect(try await outcome(of: exited.response).get() == ServiceRunner.uncleanExitStatus)
+        #expect(bed.journal.lines.suffix(2) == ["stop b", "stop a"])
+        #expect(bed.reportedDescriptions == ["a did not handle willTerminate within 2.0 seconds"])
+        #expect(logged.lines.last?.contains("a did not handle willTerminate within 2.0 seconds") == true)
+    }
+
+    @Test func aServiceStuckOnStop_isGivenUpOn_andTheExitIsUnclean() async throws {
+        try bed.service("a")
+        let stuck = try bed.service("b", stop: .hold)
+        let runner = makeRunner()
+        runner.launch()
+        _ = await outcome(of: stuck.called("didBecomeActive"))
+
+        runner.requestShutdown()
+        _ = await outcome(of: stuck.called("stop"))
+        bed.timer.fireAll()
+
+        #expect(try await outcome(of: exited.response).get() == ServiceRunner.uncleanExitStatus)
+        #expect(bed.journal.lines.suffix(2) == ["stop b", "stop a"])
+        #expect(logged.lines.last?.contains("b did not stop within 1.0 seconds") == true)
+    }
+
+    @Test func aSecondShutdownRequest_forcesTheExit_withTheUncleanStatus() async throws {
+        let stuck = try bed.service("a", stop: .hold)
+        let runner = makeRunner()
+        runner.launch()
+        _ = await outcome(of: stuck.called("didBecomeActive"))
+
+        runner.requestShutdown()
+        _ = await outcome(of: stuck.called("stop"))
+        runner.requestShutdown()
+
+        #expect(try await outcome(of: exited.response).get() == ServiceRunner.uncleanExitStatus)
+        #expect(logged.lines.last == "shutdown requested during shutdown; exiting now with status 1")
+    }
+
+    @Test func aSignalAfterTheExit_changesNothing() async throws {
+        let service = try bed.service("a")
+        let runner = makeRunner()
+        runner.launch()
+        _ = await outcome(of: service.called("didBecomeActive"))
+        runner.handleSignal(SIGTERM)
+        #expect(try await outcome(of: exited.response).get() == ServiceRunner.cleanExitStatus)
+        let linesAtExit = logged.lines
+
+        runner.handleSignal(SIGINT)
+
+        #expect(logged.lines == linesAtExit)
+        #expect(bed.journal.lines.filter { $0 == "stop a" }.count == 1)
+    }
+
     @Test func namesSignals() {
         #expect(ServiceRunner.name(of: SIGINT) == "SIGINT")
         #expect(ServiceRunner.name(of: SIGTERM) == "SIGTERM")
