@@ -192,7 +192,9 @@ public final class ServiceManager {
             deadline.cancel()
             body(result, false)
         }
-        deadline.mainActor.onCompletion { _ in
+        // Any outcome of the timer ends the wait: one that fails (or whose resolver was dropped)
+        // breaks the timer's contract, and waiting for it to succeed would hang the manager.
+        deadline.mainActor.onResult { _ in
             guard !isAnswered else { return }
             isAnswered = true
             response.cancel()

@@ -30,7 +30,8 @@ public protocol ServiceTimer: Sendable {
     ///
     /// - Parameter duration: how long to wait; zero or less means the time is already up.
     /// - Returns: a response that succeeds when the time is up, and that the caller cancels when
-    ///   it no longer needs it.
+    ///   it no longer needs it. A response that fails (or whose resolver is dropped) is taken to
+    ///   mean the time is up too, so that a broken timer cannot leave the manager waiting forever.
     func timeout(after duration: Duration) -> Response<Void>
 }
 

@@ -84,6 +84,20 @@ struct ServiceManagerStartTests {
         #expect(hanging.held["start"]?.isCancelled == true, "the manager cancels a response it gave up on")
     }
 
+    @Test func aTimerThatFails_endsTheWaitLikeATimeout_ratherThanHangingTheManager() async throws {
+        let hanging = try bed.service("a", start: .hold)
+        try bed.service("b")
+        let starting = try bed.manager.start()
+
+        #expect(bed.timer.failAll(with: TestError(step: "timer")) == 1)
+
+        let result = await outcome(of: starting)
+        #expect(result.failedServiceNames == ["a"])
+        #expect(bed.journal.lines == ["start a", "start b"])
+        #expect(bed.reported.first?.isTimeout == true)
+        #expect(hanging.held["start"]?.isCancelled == true, "the manager cancels a response it gave up on")
+    }
+
     @Test func aServiceThatAnswersInTime_cancelsItsTimeout() async throws {
         let slow = try bed.service("a", start: .hold)
         let starting = try bed.manager.start()

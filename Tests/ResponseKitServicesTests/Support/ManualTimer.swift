@@ -48,6 +48,18 @@ final class ManualTimer: ServiceTimer {
         return all.filter { $0.resolver.succeed() }.count
     }
 
+    /// Fails every running timeout with `error`, as a timer that breaks its contract would.
+    ///
+    /// - Returns: how many timeouts failed (cancelled ones do not count).
+    @discardableResult
+    func failAll(with error: any Error) -> Int {
+        let all = state.withLock { state in
+            defer { state.timeouts.removeAll() }
+            return state.timeouts
+        }
+        return all.filter { $0.resolver.fail(error) }.count
+    }
+
     /// Runs out every running timeout, and from now on every timeout at once: the end of a test,
     /// after which all the time in the world passes.
     ///
