@@ -74,4 +74,29 @@ struct ResponsePollingTests {
         #expect(woken.values.allSatisfy { $0 == 3 })
         #expect(response.waitingCallbackCount == 0)
     }
+
+    // MARK: - In a task
+
+    @Test func aBlockingWaitInATaskThatIsCancelled_endsWithCancellationError_andRemovesItsWaiter() async {
+        let (response, resolver) = Response<Int>.pending(on: .immediate)
+        let task = Task.detached { try response.wait(timeout: .seconds(600)) }
+        await yieldUntil { response.waitingCallbackCount == 1 }
+        task.cancel()
+        let result = await resultWithinLimit(of: task)
+        #expect(throws: CancellationError.self) { try result?.get() }  // not timedOut: the wait ended early
+        #expect(response.waitingCallbackCount == 0)
+        #expect(!response.isDone)  // only the wait ended
+        resolver.succeed(1)
+    }
+
+    @Test func blockingWaitsInTasksCancelledOverAndOver_leaveNothingBehind() async {
+        let (response, resolver) = Response<Int>.pending(on: .immediate)
+        for _ in 0..<20 {
+            let task = Task.detached { try response.value }
+            task.cancel()
+            _ = await resultWithinLimit(of: task)
+        }
+        #expect(response.waitingCallbackCount == 0)
+        resolver.succeed(2)
+    }
 }
