@@ -142,6 +142,19 @@ struct ResponseAwaitCancellationTests {
         #expect(try await sawCancellation.get())
         #expect(response.isCancelled)
     }
+
+    @Test func cancellingAResponseMadeFromAsyncWork_cancelsAResponseThatWorkAwaits() async throws {
+        let (inner, innerResolver) = Response<Int>.pending(on: .immediate)
+        let (innerCancelled, innerCancelledResolver) = Response<Void>.pending(on: .immediate)
+        innerResolver.onCancel { innerCancelledResolver.succeed() }
+        let outer = Response<Int>(executor: .immediate) { try await inner.get() + 1 }
+        outer.cancel()
+        // Whether the work's task awaited before or after its cancellation, the await lets go.
+        let sawIt = Task { try await innerCancelled.get() }
+        #expect(await resultWithinLimit(of: sawIt) != nil)
+        #expect(inner.isCancelled)
+        #expect(outer.error is CancellationError)
+    }
 }
 
 extension Result {
