@@ -75,6 +75,47 @@ struct ResponsePollingTests {
         #expect(response.waitingCallbackCount == 0)
     }
 
+    @Test func threadsPollingOneResponseWithShortTimeouts_eachGetTheValue_andLeaveNoWaiter() async throws {
+        try await onOwnThread { try Self.pollFromManyThreads() }
+    }
+
+    static func pollFromManyThreads() throws {
+        for _ in 0..<20 {
+            let (response, resolver) = Response<Int>.pending(on: .immediate)
+            let values = Recorder<Int>()
+            let timeouts = Recorder<Int>()
+            let finished = DispatchSemaphore(value: 0)
+            for _ in 0..<8 {
+                Thread {
+                    while true {
+                        do {
+                            values.record(try response.wait(timeout: .microseconds(200)))
+                            break
+                        } catch {
+                            timeouts.record(1)
+                        }
+                    }
+                    finished.signal()
+                }.start()
+            }
+            resolver.succeed(6)
+            for _ in 0..<8 {
+                // The timeout only matters when a poller never sees the value.
+                #expect(finished.wait(timeout: .now() + 60) == .success)
+            }
+            #expect(values.values == Array(repeating: 6, count: 8))
+            #expect(response.waitingCallbackCount == 0)
+        }
+    }
+
+    @Test func aTimeoutTooLongForTheClock_waitsForTheValue_insteadOfGivingUpAtOnce() async throws {
+        let (response, resolver) = Response<Int>.pending(on: .immediate)
+        let waiting = Task { try await onOwnThread { try response.wait(timeout: .seconds(Int64.max)) } }
+        await yieldUntil { response.waitingCallbackCount == 1 }
+        resolver.succeed(9)
+        #expect(try await resultWithinLimit(of: waiting)?.get() == 9)
+    }
+
     // MARK: - In a task
 
     @Test func aBlockingWaitInATaskThatIsCancelled_endsWithCancellationError_andRemovesItsWaiter() async {
