@@ -85,6 +85,25 @@ struct ResponseAwaitCancellationTests {
         }
     }
 
+    @Test func aCancellationArrivingWhileTheTaskRegisters_stillLeavesNothingBehind() async throws {
+        let (response, resolver) = Response<Int>.pending(on: .immediate)
+        let derived = response.map { $0 }  // keeps the response going after each cancellation
+        for round in 0..<1_000 {
+            let (aboutToAwait, aboutToAwaitResolver) = Response<Void>.pending(on: .immediate)
+            let task = Task {
+                aboutToAwaitResolver.succeed()
+                return try await response.get()
+            }
+            _ = await aboutToAwait.getResult()
+            task.cancel()  // races the registration on another thread
+            #expect(await resultWithinLimit(of: task)?.error is CancellationError)
+            #expect(response.waitingCallbackCount == 1, "round \(round)")
+            guard response.waitingCallbackCount == 1 else { break }
+        }
+        resolver.succeed(2)
+        #expect(try await derived.get() == 2)
+    }
+
     @Test func aFailureAwaitedWhilePending_countsAsObserved() async {
         var creationLine: UInt = 0
         do {
