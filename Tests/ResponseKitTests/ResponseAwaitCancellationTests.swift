@@ -104,6 +104,23 @@ struct ResponseAwaitCancellationTests {
         #expect(try await derived.get() == 2)
     }
 
+    @Test func halfOfAThousandAwaitingTasksCancelled_getCancellationError_andTheRestTheValue() async throws {
+        let (response, resolver) = Response<Int>.pending()
+        let tasks = (0..<1_000).map { _ in Task { try await response.get() } }
+        await yieldUntil { response.waitingCallbackCount == 1_000 }
+        for task in tasks[..<500] { task.cancel() }
+        for task in tasks[..<500] {
+            #expect(await resultWithinLimit(of: task)?.error is CancellationError)
+        }
+        #expect(response.waitingCallbackCount == 500)
+        #expect(!response.isDone)  // the other half still waits on it
+        resolver.succeed(4)
+        for task in tasks[500...] {
+            #expect(try await resultWithinLimit(of: task)?.get() == 4)
+        }
+        #expect(response.waitingCallbackCount == 0)
+    }
+
     @Test func aFailureAwaitedWhilePending_countsAsObserved() async {
         var creationLine: UInt = 0
         do {
