@@ -30,7 +30,8 @@ extension Response {
                 if !addWaiter(waiter) {
                     waiter.wake()  // done meanwhile
                 } else if waiter.isCancelled {
-                    // Cancelled while registering: the cancellation found nothing to remove.
+                    // Cancelled meanwhile, maybe before the waiter was there for the cancellation
+                    // to remove: removed here too (a second removal finds nothing).
                     _ = removeWaiter(waiter)
                 }
             }
