@@ -192,9 +192,15 @@ struct ResponseConcurrencyTests {
         }
         let payload = Payload(name: "p", numbers: Array(0..<100))
         #expect(try await Response<Payload>(executor: .immediate) { payload }.get() == payload)
-        let error = NSError(domain: "ResponseKitTests", code: 42, userInfo: ["key": "value"])
-        let failed = Response<Payload>(executor: .immediate) { throw error }
-        await #expect(throws: error) { try await failed.get() }
+        final class IdentifiedError: Error, Sendable {}
+        let thrown = IdentifiedError()
+        let failed = Response<Payload>(executor: .immediate) { throw thrown }
+        do {
+            _ = try await failed.get()
+            Issue.record("no error")
+        } catch {
+            #expect((error as? IdentifiedError) === thrown, "the very error thrown, not a copy or a wrapper")
+        }
     }
 
     @Test func tenThousandResponsesFromAsyncWork_atOnce_eachFinishWithItsOwnValue() async throws {
