@@ -179,6 +179,17 @@ struct ResponseConcurrencyTests {
         #expect(try await onOwnThread { try response.value } == "from a task")
     }
 
+    @Test func asyncInit_withAMainActorClosure_runsItOnTheMainActor() async throws {
+        // `@Sendable` too: Swift 6.3 cannot check a bare `@MainActor in` closure that awaits.
+        let response = Response<Int>(executor: .immediate) { @Sendable @MainActor in
+            MainActor.assertIsolated()
+            await Task.yield()
+            MainActor.assertIsolated()
+            return 1
+        }
+        #expect(try await response.get() == 1)
+    }
+
     @Test func asyncInit_thatThrowsCancellationError_failsWithIt() async {
         let response = Response<Int>(executor: .immediate) { throw CancellationError() }
         await #expect(throws: CancellationError.self) { try await response.get() }

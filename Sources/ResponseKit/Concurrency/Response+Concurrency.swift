@@ -69,6 +69,12 @@ extension Response {
     /// Cancelling the response cancels the task; the work sees it through `Task.isCancelled`
     /// or `CancellationError` from the calls it awaits.
     ///
+    /// The work keeps the isolation it is written with: `Response { @Sendable @MainActor in ... }`
+    /// runs on the main actor.
+    ///
+    /// - Note: Swift 6.3 rejects a `@MainActor in` closure that awaits here ("pattern that the
+    ///   region-based isolation checker does not understand"); `@Sendable @MainActor in` compiles.
+    ///
     /// - Parameters:
     ///   - executor: where callbacks run; ``ResponseExecutor/main`` by default.
     ///   - priority: the task's priority.
