@@ -24,6 +24,15 @@ final class MainThreadBlockingTests: XCTestCase {
         XCTAssertEqual(try response.value, 11)
     }
 
+    func testValue_onMainThread_finishes_whenAsyncWorkRunsOnTheMainActor() throws {
+        // `@Sendable` too: Swift 6.3 cannot check a bare `@MainActor in` closure that awaits here.
+        let response = Response<Bool> { @Sendable @MainActor in
+            await Task.yield()  // a second main-actor job, after a suspension
+            return Thread.isMainThread
+        }
+        XCTAssertEqual(try response.value, true)
+    }
+
     func testMainExecutor_deliversOnTheMainThread_duringABlockingWait() throws {
         let (response, resolver) = Response<Int>.pending()
         let delivered = Response<Bool>.pending(on: .immediate)

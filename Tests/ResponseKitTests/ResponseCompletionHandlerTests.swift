@@ -256,6 +256,74 @@ struct ResponseCompletionHandlerTests {
         #expect(try response.value == 8)
         #expect(api.cancelled.values.isEmpty)
     }
+
+    // MARK: - Exactly once, where documented, whatever happens
+
+    @Test func aCancellationRacingTheHandler_finishesTheResponseOnce_andCancelsTheCallOnlyWhenItWins() async throws {
+        try await onOwnThread { try Self.raceCancellationsWithHandlers() }
+    }
+
+    static func raceCancellationsWithHandlers() throws {
+        for _ in 0..<500 {
+            let api = CallbackAPI()
+            let response = Response<Int>.wrap(on: .immediate) { handler in api.download(completion: handler) }
+            let creationLine = UInt(#line) - 1
+            let outcomes = Recorder<Result<Int, any Error>>()
+            response.onResult { outcomes.record($0) }
+            let handler = api.valueOrError.values[0]
+            DispatchQueue.concurrentPerform(iterations: 2) { index in
+                if index == 0 { handler(1, nil) } else { response.cancel() }
+            }
+            #expect(outcomes.count == 1)
+            let cancelled = (try? outcomes.values[0].get()) == nil
+            #expect(cancelled == (response.error is CancellationError))
+            #expect(api.cancelled.values == (cancelled ? ["download"] : []))
+            #expect(diagnostics(forResponseCreatedAt: creationLine).isEmpty)
+        }
+    }
+
+    @Test func theCallIsCancelled_beforeTheFailureCallbacksRun() {
+        let api = CallbackAPI()
+        let response = Response<Int>.wrap(on: .immediate) { handler in api.download(completion: handler) }
+        response.onFailure { _ in api.cancelled.record("failure callback") }
+        response.cancel()
+        #expect(api.cancelled.values == ["download", "failure callback"])
+    }
+
+    @Test func aCallThatFinishedBeforeReturningItsHandle_isNeverCancelled() throws {
+        let api = CallbackAPI()
+        let response = Response<Int>.wrap(on: .immediate) { handler in
+            handler(4, nil)  // a cache hit, before the call hands back its handle
+            return CallHandle(name: "cached", api: api)
+        }
+        #expect(!response.cancel())
+        #expect(try response.value == 4)
+        #expect(api.cancelled.values.isEmpty)
+    }
+
+    @Test func anAPIThatDropsItsHandlerAfterTheCancellation_isNotReportedAsAbandoning() {
+        let kept = LockedBox.make((@Sendable (Int) -> Void)?.none)
+        let response = Response<Int>.wrap(on: .immediate) { (handler: @escaping @Sendable (Int) -> Void) in
+            kept.withLock { $0 = handler }
+            return ResponseCancellation {}
+        }
+        let creationLine = UInt(#line) - 4
+        response.cancel()
+        kept.withLock { $0 = nil }  // the API lets go of the handler without calling it
+        #expect(response.error is CancellationError)
+        #expect(diagnostics(forResponseCreatedAt: creationLine).isEmpty)
+    }
+
+    @Test func cancellingTheOnlyTaskThatAwaitsIt_cancelsTheCall() async {
+        let api = CallbackAPI()
+        let response = Response<Int>.wrap(on: .immediate) { handler in api.download(completion: handler) }
+        let task = Task { try await response.get() }
+        task.cancel()
+        #expect(await resultWithinLimit(of: task)?.error is CancellationError)
+        #expect(api.cancelled.values == ["download"])
+        api.valueOrError.values[0](nil, CancellationError())  // the call reports it stopped: quiet
+        #expect(response.error is CancellationError)
+    }
 }
 
 extension Result {

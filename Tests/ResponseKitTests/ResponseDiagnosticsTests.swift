@@ -170,6 +170,33 @@ struct ResponseDiagnosticsTests {
         #expect(diagnostics(forResponseCreatedAt: creationLine).map(\.kind) == [.unobservedFailure])
     }
 
+    actor Sink {
+        var values: [Int] = []
+        func observe(_ response: Response<Int>) {
+            response.onCompletion(isolatedTo: self) { sink, value in sink.values.append(value) }
+        }
+    }
+
+    @Test func aFailureSeenOnlyByASuccessCallback_isReported_alsoOnAnActor() async {
+        let sink = Sink()
+        var lines: [UInt] = []
+        do {
+            let (plain, plainResolver) = Response<Int>.pending(on: .immediate)
+            lines.append(#line - 1)
+            plain.onCompletion { _ in }
+            plainResolver.fail(TestError(code: 5))
+            let (onActor, onActorResolver) = Response<Int>.pending(on: .immediate)
+            lines.append(#line - 1)
+            await sink.observe(onActor)
+            onActorResolver.fail(TestError(code: 5))
+        }
+        #expect(
+            lines.map { diagnostics(forResponseCreatedAt: $0).map(\.kind) } == [
+                [.unobservedFailure], [.unobservedFailure],
+            ])
+        #expect(await sink.values.isEmpty)
+    }
+
     @Test func unobservedFailure_isReportedAtTheEndOfAChain_notInTheMiddle() {
         var sourceLine: UInt = 0
         var endLine: UInt = 0

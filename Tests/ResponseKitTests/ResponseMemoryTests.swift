@@ -76,4 +76,47 @@ struct ResponseMemoryTests {
         }
         #expect(weakResponse == nil)
     }
+
+    @Test func anAwaitedResponse_isReleasedOnceTheAwaitEnds() async throws {
+        weak var weakResponse: Response<Int>?
+        var resolver: Resolver<Int>?
+        let task: Task<Int, any Error>
+        do {
+            let made = Response<Int>.pending(on: .immediate)
+            weakResponse = made.response
+            resolver = made.resolver
+            task = Task { try await made.response.get() }
+        }
+        resolver?.succeed(3)
+        resolver = nil
+        #expect(try await task.value == 3)
+        // The finished task may still be letting go of its frame.
+        await yieldUntil({ weakResponse == nil }, "the response outlived its await")
+    }
+
+    @Test func aResponseWhoseAwaitWasCancelled_isReleasedWithItsLastHolder() async {
+        weak var weakResponse: Response<Int>?
+        do {
+            let (response, resolver) = Response<Int>.pending(on: .immediate)
+            weakResponse = response
+            let derived = response.map { $0 }  // keeps it pending after the cancellation
+            let task = Task { try await response.get() }
+            task.cancel()
+            _ = await resultWithinLimit(of: task)
+            resolver.succeed(1)
+            _ = derived
+        }
+        await yieldUntil({ weakResponse == nil }, "the response outlived its cancelled await")
+    }
+
+    @Test func aResponseMadeFromAsyncWork_isReleasedOnceFinished() async throws {
+        weak var weakResponse: Response<Int>?
+        do {
+            let response = Response<Int>(executor: .immediate) { 5 }
+            weakResponse = response
+            #expect(try await response.get() == 5)
+        }
+        // Its task lets go of the resolver as it ends, just after finishing the response.
+        await yieldUntil({ weakResponse == nil }, "the response outlived its task")
+    }
 }

@@ -4,7 +4,7 @@ import Dispatch
 /// completion) and, inside a main-queue job, parked on ``MainQueueJobs`` (which wakes it when
 /// ResponseKit has main-queue work for it to run).
 @usableFromInline
-final class BlockingWaiter: Sendable {
+final class BlockingWaiter: ResponseWaiter {
     let semaphore = DispatchSemaphore(value: 0)
     /// The wait runs the main run loop: a wake-up must also post to the main queue to stop it.
     let wakesMainRunLoop: Bool

@@ -23,9 +23,13 @@ extension Response {
         isolatedTo actor: A,
         _ body: @escaping @Sendable (isolated A, Value) -> Void
     ) -> Response<Value> {
-        onResult(isolatedTo: actor) { actor, result in
-            if case .success(let value) = result { body(actor, value) }
+        // Success only, inline: not an observer, which would count as looking at a failure and
+        // so silence the report of a failure nobody saw.
+        let callback = ResponseCallback<Value>.success { value in
+            Task { await Self.run(body, on: actor, with: value) }
         }
+        register(.elsewhere(ExecutorCallback(executor: .immediate, callback: callback)))
+        return self
     }
 
     /// Runs `body` on `actor` with the result once the response is done.
@@ -47,11 +51,11 @@ extension Response {
         return self
     }
 
-    private static func run<A: Actor>(
-        _ body: @Sendable (isolated A, Result<Value, any Error>) -> Void,
+    private static func run<A: Actor, Argument>(
+        _ body: @Sendable (isolated A, Argument) -> Void,
         on actor: isolated A,
-        with result: Result<Value, any Error>
+        with argument: Argument
     ) {
-        body(actor, result)
+        body(actor, argument)
     }
 }

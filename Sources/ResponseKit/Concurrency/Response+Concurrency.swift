@@ -12,30 +12,37 @@ extension Response {
     /// blocking read and a property cannot be both blocking and `async`.
     ///
     /// **Cancellation.** Cancelling the awaiting task ends the wait at once with
-    /// `CancellationError` and gives up this task's claim on the response: when no derived
-    /// response or other task still waits on it, the response is cancelled too, so its work
-    /// can stop.
+    /// `CancellationError`, takes the task off the response (a response that outlives many
+    /// cancelled awaits holds none of them), and gives up this task's claim on it: when no
+    /// derived response or other task still waits on it, the response is cancelled too, so its
+    /// work can stop. A task cancelled before it awaits a response that is already done gets
+    /// the result.
     ///
     /// - Returns: the value.
     /// - Throws: the response's failure, or `CancellationError` when the task was cancelled.
     public func get() async throws -> Value {
-        if let result = currentResult {
-            markFailureObserved()
-            return try result.get()
-        }
+        if let result = checkResult() { return try result.get() }
         addClaim()
-        let waiter = AwaitingTask<Value>()
-        return try await withTaskCancellationHandler {
+        let waiter = AwaitingTask()
+        try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                if waiter.install(continuation) {
-                    register(.observer { result, _ in waiter.resume(with: result) })
+                guard waiter.install(continuation) else { return }
+                if !addWaiter(waiter) {
+                    waiter.wake()  // done meanwhile
+                } else if waiter.isCancelled {
+                    // Cancelled meanwhile, maybe before the waiter was there for the cancellation
+                    // to remove: removed here too (a second removal finds nothing).
+                    _ = removeWaiter(waiter)
                 }
             }
         } onCancel: {
-            if waiter.resume(with: .failure(CancellationError())) {
-                releaseClaim()
-            }
+            guard waiter.cancel() else { return }
+            // Leave nothing behind: a response that outlives many cancelled awaits keeps none.
+            _ = removeWaiter(waiter)
+            releaseClaim()
         }
+        // Woken, so done.
+        return try checkResult()!.get()
     }
 
     /// The result, awaited without blocking a thread. Never throws: the failure is in the result.
@@ -61,6 +68,12 @@ extension Response {
     ///
     /// Cancelling the response cancels the task; the work sees it through `Task.isCancelled`
     /// or `CancellationError` from the calls it awaits.
+    ///
+    /// The work keeps the isolation it is written with: `Response { @Sendable @MainActor in ... }`
+    /// runs on the main actor.
+    ///
+    /// - Note: Swift 6.3 rejects a `@MainActor in` closure that awaits here ("pattern that the
+    ///   region-based isolation checker does not understand"); `@Sendable @MainActor in` compiles.
     ///
     /// - Parameters:
     ///   - executor: where callbacks run; ``ResponseExecutor/main`` by default.
@@ -88,46 +101,68 @@ extension Response {
     }
 }
 
-/// The one continuation of an awaiting task, resumed exactly once: by the response, or by the
-/// task's cancellation, whichever comes first.
-private final class AwaitingTask<Value: Sendable>: Sendable {
+/// The one continuation of an awaiting task, resumed exactly once: by the response (``wake()``),
+/// or by the task's cancellation, whichever comes first. Registered on the response as a
+/// ``ResponseWaiter``, so that a cancelled await can take itself off it again.
+private final class AwaitingTask: ResponseWaiter {
     private enum State {
         case waiting
-        case installed(CheckedContinuation<Value, any Error>)
-        case resumed
-        case cancelledEarly
+        case installed(CheckedContinuation<Void, any Error>)
+        case woken
+        case cancelled
     }
 
     private let state = LockedBox.make(State.waiting)
 
-    /// Stores the continuation; returns `false` (after resuming it) if the task was already cancelled.
-    func install(_ continuation: CheckedContinuation<Value, any Error>) -> Bool {
-        let cancelled = state.withLock { state -> Bool in
-            if case .cancelledEarly = state { return true }
+    /// Stores the continuation; `false` (after resuming it) when the wait is already over.
+    func install(_ continuation: CheckedContinuation<Void, any Error>) -> Bool {
+        let over = state.withLock { state -> State? in
+            guard case .waiting = state else { return state }
             state = .installed(continuation)
-            return false
+            return nil
         }
-        if cancelled { continuation.resume(throwing: CancellationError()) }
-        return !cancelled
+        switch over {
+        case nil: return true
+        case .woken: continuation.resume()
+        default: continuation.resume(throwing: CancellationError())
+        }
+        return false
     }
 
-    /// Resumes the continuation unless that already happened; returns whether this call did it.
-    @discardableResult
-    func resume(with result: Result<Value, any Error>) -> Bool {
-        let continuation = state.withLock { state -> CheckedContinuation<Value, any Error>?? in
+    /// The response is done: resumes the task, unless its cancellation came first.
+    func wake() {
+        end(as: .woken).continuation?.resume()
+    }
+
+    /// The task was cancelled: resumes it with `CancellationError`, unless the response came
+    /// first. Returns whether this call ended the wait.
+    func cancel() -> Bool {
+        let (ended, continuation) = end(as: .cancelled)
+        continuation?.resume(throwing: CancellationError())
+        return ended
+    }
+
+    /// Whether the task's cancellation ended the wait.
+    var isCancelled: Bool {
+        state.withLock { state in
+            if case .cancelled = state { return true }
+            return false
+        }
+    }
+
+    /// Moves to `end` unless the wait is over: whether it did, and the continuation to resume.
+    private func end(as end: State) -> (ended: Bool, continuation: CheckedContinuation<Void, any Error>?) {
+        state.withLock { state in
             switch state {
             case .waiting:
-                state = .cancelledEarly
-                return .some(nil)
+                state = end
+                return (true, nil)
             case .installed(let continuation):
-                state = .resumed
-                return continuation
-            case .resumed, .cancelledEarly:
-                return nil
+                state = end
+                return (true, continuation)
+            case .woken, .cancelled:
+                return (false, nil)
             }
         }
-        guard let continuation else { return false }
-        continuation?.resume(with: result)
-        return true
     }
 }

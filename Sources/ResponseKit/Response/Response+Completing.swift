@@ -331,8 +331,8 @@ extension Response {
         return action
     }
 
-    /// Registers a blocking waiter; `false` (nothing registered) when the response is done.
-    func addWaiter(_ waiter: BlockingWaiter) -> Bool {
+    /// Registers a waiter; `false` (nothing registered) when the response is done.
+    func addWaiter(_ waiter: any ResponseWaiter) -> Bool {
         var callback: ResponseCallback<Value>? = .waiter(waiter)
         let action = withLock { machine, flagsOnUnlock in
             register(&callback, in: &machine, flagsOnUnlock: &flagsOnUnlock)
@@ -342,7 +342,7 @@ extension Response {
     }
 
     /// Removes a waiter that gave up; `false` when the response already woke it.
-    func removeWaiter(_ waiter: BlockingWaiter) -> Bool {
+    func removeWaiter(_ waiter: any ResponseWaiter) -> Bool {
         withLock { machine, _ in machine.remove(waiter) }
     }
 

@@ -22,9 +22,9 @@ enum ResponseCallback<Value: Sendable>: Sendable {
     /// An internal observer (a derived response, an awaiting task): runs inline on the completing
     /// thread, whatever the executor, and hands what it unblocks back to the running completion.
     case observer(@Sendable (Result<Value, any Error>, inout CompletionContext) -> Void)
-    /// A blocking wait, woken inline. It is not an observation of a failure until the wait sees
-    /// the outcome (a wait that times out saw nothing), and it can be removed again.
-    case waiter(BlockingWaiter)
+    /// A blocking wait or an awaiting task, woken inline. It is not an observation of a failure
+    /// until the wait sees the outcome (a wait that gives up saw nothing), and it can be removed.
+    case waiter(any ResponseWaiter)
 
     /// Whether registering the callback counts as someone looking at a failure.
     @inlinable
@@ -38,7 +38,7 @@ enum ResponseCallback<Value: Sendable>: Sendable {
 
     /// Whether this entry is `waiter`.
     @inlinable
-    func isWaiter(_ waiter: BlockingWaiter) -> Bool {
+    func isWaiter(_ waiter: any ResponseWaiter) -> Bool {
         if case .waiter(let candidate) = self { return candidate === waiter }
         return false
     }
@@ -100,7 +100,7 @@ enum CallbackList<Value: Sendable>: Sendable {
 
     /// Removes `waiter`; returns whether it was there.
     @inlinable
-    mutating func remove(_ waiter: BlockingWaiter) -> Bool {
+    mutating func remove(_ waiter: any ResponseWaiter) -> Bool {
         switch self {
         case .empty:
             return false

@@ -123,9 +123,9 @@ struct ResponseStateMachine<Value: Sendable> {
         }
     }
 
-    /// Removes a blocking waiter that gave up; `false` when it was already woken.
+    /// Removes a waiter that gave up; `false` when it was already woken.
     @inlinable
-    mutating func remove(_ waiter: BlockingWaiter) -> Bool {
+    mutating func remove(_ waiter: any ResponseWaiter) -> Bool {
         switch state {
         case .pending(var callbacks):
             state = .pending(.empty)
