@@ -3,7 +3,9 @@ extension Response {
     /// that observes a response and updates its own state.
     ///
     /// `body` receives the actor isolated, so it may use the actor's state; it runs after an
-    /// asynchronous hop to the actor, in a new task.
+    /// asynchronous hop to the actor, in a new task. So unlike callbacks on an executor, two
+    /// callbacks isolated to actors (even to the same one) may run in either order: chain the
+    /// second step inside the first `body` when order matters.
     ///
     /// ```swift
     /// actor Cache {
@@ -33,6 +35,9 @@ extension Response {
     }
 
     /// Runs `body` on `actor` with the result once the response is done.
+    ///
+    /// Like ``onCompletion(isolatedTo:_:)``, `body` runs in a new task, in no set order with the
+    /// response's other actor-isolated callbacks.
     ///
     /// - Parameters:
     ///   - actor: the actor to run on.
