@@ -1,0 +1,264 @@
+import Dispatch
+import ResponseKit
+import ResponseKitTesting
+import Testing
+
+/// Behaviours swift-clocks' `TestClock` and swift-nio's `EmbeddedEventLoop` pin for their virtual
+/// time, checked on ``ManualScheduler``.
+struct ManualSchedulerTests {
+    private final class Sentinel: Sendable {}
+
+    // MARK: - advance(by:)
+
+    @Test func schedule_doesNotRunTheJob_untilTimeReachesItsDeadline() {
+        // EmbeddedEventLoop's testCanControlTime.
+        let scheduler = ManualScheduler()
+        let ran = Recorder<Int>()
+        _ = scheduler.schedule(after: .nanoseconds(5)) { ran.record(1) }
+
+        #expect(scheduler.advance(by: .nanoseconds(4)) == 0)
+        #expect(ran.values.isEmpty)
+        #expect(scheduler.advance(by: .nanoseconds(1)) == 1)
+        #expect(ran.values == [1])
+        scheduler.advance(by: .nanoseconds(1))
+        scheduler.advance(by: .seconds(3_600))
+        #expect(ran.values == [1])
+        #expect(scheduler.pendingCount == 0)
+    }
+
+    @Test func advance_runsDueJobs_inDeadlineOrder_notSchedulingOrder() {
+        // EmbeddedEventLoop's testScheduledTasksInOrder, TestClock's run sorting.
+        let scheduler = ManualScheduler()
+        let ran = Recorder<String>()
+        _ = scheduler.schedule(after: .seconds(2)) { ran.record("2 s") }
+        _ = scheduler.schedule(after: .milliseconds(1)) { ran.record("1 ms") }
+        _ = scheduler.schedule(after: .seconds(1)) { ran.record("1 s") }
+
+        #expect(scheduler.advance(by: .seconds(2)) == 3)
+        #expect(ran.values == ["1 ms", "1 s", "2 s"])
+    }
+
+    @Test func jobsDueAtTheSameInstant_runInSchedulingOrder() {
+        // EmbeddedEventLoop's testScheduledTasksInOrder: two tasks at 1 s keep their order.
+        let scheduler = ManualScheduler()
+        let ran = Recorder<Int>()
+        for index in 0..<10 { _ = scheduler.schedule(after: .seconds(1)) { ran.record(index) } }
+
+        scheduler.advance(by: .seconds(1))
+        #expect(ran.values == Array(0..<10))
+    }
+
+    @Test func advancingStepByStep_runsEachJobAtItsOwnStep() {
+        // EmbeddedEventLoop's testCanScheduleMultipleTasks.
+        let scheduler = ManualScheduler()
+        let ran = Recorder<Int>()
+        for index in 1...10 { _ = scheduler.schedule(after: .nanoseconds(index)) { ran.record(index) } }
+
+        for step in 1...10 {
+            #expect(scheduler.advance(by: .nanoseconds(1)) == 1)
+            #expect(ran.values == Array(1...step))
+        }
+    }
+
+    @Test func aJob_readsItsOwnDeadlineAsNow_andTheClockEndsAtTheTarget() {
+        // TestClock's testNow; EmbeddedEventLoop's testDrainScheduledTasks checks `now` inside each task.
+        let scheduler = ManualScheduler()
+        let seen = Recorder<Duration>()
+        _ = scheduler.schedule(after: .seconds(3)) { seen.record(scheduler.now) }
+        _ = scheduler.schedule(after: .seconds(1)) { seen.record(scheduler.now) }
+
+        scheduler.advance(by: .seconds(5))
+        #expect(seen.values == [.seconds(1), .seconds(3)])
+        #expect(scheduler.now == .seconds(5))
+    }
+
+    @Test func advance_byANegativeInterval_neverMovesTimeBackwards() {
+        // TestClock's `advance cannot move time backwards`; EmbeddedEventLoop's
+        // testWeCantTimeTravelByAdvancingTimeToThePast (ours has no advance(to:), only by:).
+        let scheduler = ManualScheduler()
+        let ran = Recorder<Int>()
+        _ = scheduler.schedule(after: .seconds(42)) { ran.record(1) }
+
+        scheduler.advance(by: .seconds(40))
+        #expect(scheduler.now == .seconds(40))
+        #expect(scheduler.advance(by: .seconds(-40)) == 0)
+        #expect(scheduler.now == .seconds(40))
+        #expect(ran.values.isEmpty)
+        scheduler.advance(by: .seconds(2))
+        #expect(ran.values == [1])
+    }
+
+    // MARK: - jobs that schedule jobs
+
+    @Test func jobsScheduledByAJob_runInTheSameAdvance_whenDueWithinIt() {
+        // EmbeddedEventLoop's testScheduledTasksFromScheduledTasksProperlySchedule; TestClock's
+        // reentrant units of work: each deadline counts from the job that scheduled it.
+        let scheduler = ManualScheduler()
+        let ran = Recorder<String>()
+        _ = scheduler.schedule(after: .nanoseconds(5)) {
+            ran.record("outer")
+            _ = scheduler.schedule(after: .nanoseconds(3)) { ran.record("3 later") }
+            _ = scheduler.schedule(after: .nanoseconds(5)) { ran.record("5 later") }
+        }
+
+        scheduler.advance(by: .nanoseconds(4))
+        #expect(ran.values.isEmpty)
+        scheduler.advance(by: .nanoseconds(1))
+        #expect(ran.values == ["outer"])
+        scheduler.advance(by: .nanoseconds(2))
+        #expect(ran.values == ["outer"])
+        scheduler.advance(by: .nanoseconds(1))
+        #expect(ran.values == ["outer", "3 later"])
+        scheduler.advance(by: .nanoseconds(1))
+        #expect(ran.values == ["outer", "3 later"])
+        scheduler.advance(by: .nanoseconds(1))
+        #expect(ran.values == ["outer", "3 later", "5 later"])
+    }
+
+    @Test func aChainOfJobs_eachSchedulingTheNext_allRunInOneAdvance() {
+        // TestClock's `many sleeps`: 100,000 one-second sleeps in a row, one advance.
+        let scheduler = ManualScheduler()
+        let count = Recorder<Duration>()
+        @Sendable func tick(_ remaining: Int) {
+            guard remaining > 0 else { return }
+            _ = scheduler.schedule(after: .seconds(1)) {
+                count.record(scheduler.now)
+                tick(remaining - 1)
+            }
+        }
+        tick(10_000)
+
+        #expect(scheduler.advance(by: .seconds(10_000)) == 10_000)
+        #expect(count.count == 10_000)
+        #expect(count.values.last == .seconds(10_000))
+        #expect(scheduler.pendingCount == 0)
+    }
+
+    @Test func aJobScheduledByAJob_forTheSameInstant_runsAfterTheJobsAlreadyDueThen() {
+        // EmbeddedEventLoop's testTaskOrdering: tasks that expire now all run before the work
+        // they add for now.
+        let scheduler = ManualScheduler()
+        let ran = Recorder<String>()
+        _ = scheduler.schedule(after: .seconds(1)) {
+            ran.record("first")
+            _ = scheduler.schedule(after: .zero) { ran.record("added by first") }
+        }
+        _ = scheduler.schedule(after: .seconds(1)) { ran.record("second") }
+
+        #expect(scheduler.advance(by: .seconds(1)) == 3)
+        #expect(ran.values == ["first", "second", "added by first"])
+    }
+
+    @Test func aJobDueNow_waitsForRunDue_andRunDueDoesNotMoveTheClock() {
+        // TestClock's `sleep for 0 seconds and advance()`.
+        let scheduler = ManualScheduler()
+        let ran = Recorder<Int>()
+        scheduler.advance(by: .seconds(7))
+        _ = scheduler.schedule(after: .zero) { ran.record(1) }
+        _ = scheduler.schedule(after: .seconds(-3)) { ran.record(2) }
+        #expect(ran.values.isEmpty)
+
+        #expect(scheduler.runDue() == 2)
+        #expect(ran.values == [1, 2])
+        #expect(scheduler.now == .seconds(7))
+    }
+
+    // MARK: - cancellation
+
+    @Test func aCancelledJob_neverRuns() {
+        // TestClock's `cancellation removes sleep`.
+        let scheduler = ManualScheduler()
+        let ran = Recorder<Int>()
+        let job = scheduler.schedule(after: .seconds(1)) { ran.record(1) }
+        job.cancel()
+
+        #expect(scheduler.pendingCount == 0)
+        #expect(scheduler.advance(by: .seconds(1)) == 0)
+        #expect(ran.values.isEmpty)
+    }
+
+    @Test func aJobCancelledByAnEarlierJob_inTheSameAdvance_neverRuns() {
+        // EmbeddedEventLoop's testCancellingScheduledTasks.
+        let scheduler = ManualScheduler()
+        let ran = Recorder<String>()
+        let late = scheduler.schedule(after: .nanoseconds(10)) { ran.record("cancelled job") }
+        _ = scheduler.schedule(after: .nanoseconds(5)) { late.cancel() }
+
+        #expect(scheduler.advance(by: .nanoseconds(20)) == 1)
+        #expect(ran.values.isEmpty)
+    }
+
+    @Test func ofTwoJobsDueTogether_theFirstCanCancelTheSecond() {
+        // EmbeddedEventLoop's testTaskOrdering: partners due at the same instant cancel each other.
+        let scheduler = ManualScheduler()
+        let ran = Recorder<String>()
+        let partner = Recorder<ScheduledJob>()
+        _ = scheduler.schedule(after: .seconds(1)) {
+            ran.record("first")
+            partner.values.forEach { $0.cancel() }
+        }
+        partner.record(scheduler.schedule(after: .seconds(1)) { ran.record("second") })
+
+        #expect(scheduler.advance(by: .seconds(1)) == 1)
+        #expect(ran.values == ["first"])
+    }
+
+    @Test func cancelling_afterTheJobRan_changesNothing() {
+        let scheduler = ManualScheduler()
+        let ran = Recorder<Int>()
+        let job = scheduler.schedule(after: .seconds(1)) { ran.record(1) }
+        let other = scheduler.schedule(after: .seconds(2)) { ran.record(2) }
+        scheduler.advance(by: .seconds(1))
+        job.cancel()
+        job.cancel()
+
+        #expect(scheduler.pendingCount == 1)
+        scheduler.advance(by: .seconds(1))
+        #expect(ran.values == [1, 2])
+        other.cancel()
+    }
+
+    @Test func aCancelledJob_releasesWhatItCaptured_beforeItsDeadline() {
+        // EmbeddedEventLoop's testCancelledScheduledTasksDoNotHoldOnToRunClosure.
+        let scheduler = ManualScheduler()
+        weak var weakSentinel: Sentinel?
+        let job: ScheduledJob = {
+            let sentinel = Sentinel()
+            weakSentinel = sentinel
+            return scheduler.schedule(after: .seconds(3_600)) { withExtendedLifetime(sentinel) {} }
+        }()
+        #expect(weakSentinel != nil)
+
+        job.cancel()
+        #expect(weakSentinel == nil)
+    }
+
+    @Test func aJobThatRan_releasesWhatItCaptured() {
+        let scheduler = ManualScheduler()
+        weak var weakSentinel: Sentinel?
+        do {
+            let sentinel = Sentinel()
+            weakSentinel = sentinel
+            _ = scheduler.schedule(after: .seconds(1)) { withExtendedLifetime(sentinel) {} }
+        }
+        _ = scheduler.schedule(after: .seconds(5)) {}
+
+        scheduler.advance(by: .seconds(1))
+        #expect(weakSentinel == nil)
+        #expect(scheduler.pendingCount == 1)
+    }
+
+    // MARK: - threads
+
+    @Test func schedulingFromManyThreads_losesNoJob() {
+        let scheduler = ManualScheduler()
+        let ran = Recorder<Int>()
+        DispatchQueue.concurrentPerform(iterations: 1_000) { index in
+            _ = scheduler.schedule(after: .milliseconds(index % 7)) { ran.record(index) }
+        }
+
+        #expect(scheduler.pendingCount == 1_000)
+        #expect(scheduler.advance(by: .milliseconds(6)) == 1_000)
+        #expect(Set(ran.values) == Set(0..<1_000))
+    }
+}
