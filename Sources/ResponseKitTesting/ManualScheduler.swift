@@ -58,7 +58,13 @@ public final class ManualScheduler: ResponseScheduler {
             return id
         }
         return ScheduledJob { [state] in
-            state.withLock { $0.jobs.removeAll { $0.id == id } }
+            let removed = state.withLock { state -> Job? in
+                guard let index = state.jobs.firstIndex(where: { $0.id == id }) else { return nil }
+                return state.jobs.remove(at: index)
+            }
+            // Freed here, outside the lock: what the job captured may schedule or cancel on this
+            // scheduler as it goes.
+            withExtendedLifetime(removed) {}
         }
     }
 

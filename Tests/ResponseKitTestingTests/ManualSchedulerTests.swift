@@ -195,7 +195,7 @@ struct ManualSchedulerTests {
         let partner = Recorder<ScheduledJob>()
         _ = scheduler.schedule(after: .seconds(1)) {
             ran.record("first")
-            partner.values.forEach { $0.cancel() }
+            for job in partner.values { job.cancel() }
         }
         partner.record(scheduler.schedule(after: .seconds(1)) { ran.record("second") })
 
@@ -246,6 +246,36 @@ struct ManualSchedulerTests {
         scheduler.advance(by: .seconds(1))
         #expect(weakSentinel == nil)
         #expect(scheduler.pendingCount == 1)
+    }
+
+    @Test func aCancelledJob_whoseCaptureSchedulesWhenFreed_doesNotDeadlock() {
+        // A cancelled timer's job can hold the last reference to a response whose end touches
+        // the same scheduler (another timer cancelled or started).
+        let scheduler = ManualScheduler()
+        let job: ScheduledJob = {
+            let onFree = OnDeinit { _ = scheduler.schedule(after: .seconds(1)) {} }
+            return scheduler.schedule(after: .seconds(1)) { withExtendedLifetime(onFree) {} }
+        }()
+
+        job.cancel()
+        #expect(scheduler.pendingCount == 1)
+    }
+
+    @Test func cancellingAFakesAnswer_thatHeldTheLastResolver_endsATimeoutOnTheSameScheduler() {
+        // A fake backend answers on the scheduler; cancelling its answer frees the resolver,
+        // which fails the work as abandoned, and the timeout stops its own timer.
+        let scheduler = ManualScheduler()
+        var answer: ScheduledJob?
+        let limited: Response<Int> = {
+            let (work, resolver) = Response<Int>.pending(on: .immediate)
+            answer = scheduler.schedule(after: .seconds(1)) { resolver.succeed(1) }
+            return work.timeout(after: .seconds(5), scheduler: scheduler)
+        }()
+        #expect(scheduler.pendingCount == 2)
+
+        answer?.cancel()
+        #expect(limited.error as? ResponseError == .abandoned)
+        #expect(scheduler.pendingCount == 0)
     }
 
     // MARK: - threads
