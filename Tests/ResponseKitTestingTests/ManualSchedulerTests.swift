@@ -179,6 +179,43 @@ struct ManualSchedulerTests {
         #expect(scheduler.now == .seconds(7))
     }
 
+    @Test func aJobThatAdvancesTheClockItself_neverSeesTimeGoBackwards() {
+        let scheduler = ManualScheduler()
+        let seen = Recorder<String>()
+        _ = scheduler.schedule(after: .seconds(1)) {
+            seen.record("outer at \(scheduler.now)")
+            scheduler.advance(by: .seconds(5))
+            seen.record("outer after its advance at \(scheduler.now)")
+        }
+        _ = scheduler.schedule(after: .seconds(3)) { seen.record("inner at \(scheduler.now)") }
+
+        scheduler.advance(by: .seconds(2))
+        #expect(
+            seen.values == [
+                "outer at \(Duration.seconds(1))", "inner at \(Duration.seconds(3))",
+                "outer after its advance at \(Duration.seconds(6))",
+            ]
+        )
+        #expect(scheduler.now == .seconds(6))
+    }
+
+    @Test func aResponseDelayedOnTheScheduler_stillWaitsForItsExecutor() throws {
+        // EmbeddedEventLoop's testExecutedTasksFromScheduledOnesAreRun: here the scheduler and
+        // the executor are two doubles, each run by hand.
+        let scheduler = ManualScheduler()
+        let manual = ManualExecutor()
+        let seen = Recorder<Int>()
+        Response.succeeded(1, on: manual.executor).delay(by: .seconds(1), scheduler: scheduler)
+            .onCompletion { seen.record($0) }
+        manual.runAll()
+
+        scheduler.advance(by: .seconds(1))
+        #expect(seen.values.isEmpty)
+        manual.runAll()
+        #expect(seen.values == [1])
+        #expect(manual.pendingCount == 0)
+    }
+
     // MARK: - cancellation
 
     @Test func aCancelledJob_neverRuns() {
