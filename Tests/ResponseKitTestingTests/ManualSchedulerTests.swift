@@ -344,4 +344,27 @@ struct ManualSchedulerTests {
         #expect(scheduler.advance(by: .milliseconds(6)) == 1_000)
         #expect(Set(ran.values) == Set(0..<1_000))
     }
+
+    @Test func twoThreadsAdvancing_runEachJobExactlyOnce() {
+        let scheduler = ManualScheduler()
+        let ran = Recorder<Int>()
+        for index in 0..<2_000 { _ = scheduler.schedule(after: .milliseconds(index % 10)) { ran.record(index) } }
+
+        DispatchQueue.concurrentPerform(iterations: 2) { _ in scheduler.advance(by: .milliseconds(10)) }
+        #expect(ran.values.sorted() == Array(0..<2_000))
+        #expect(scheduler.pendingCount == 0)
+    }
+
+    @Test func cancellingWhileAnotherThreadAdvances_runsEachJobAtMostOnce_andLeavesNoneBehind() {
+        let scheduler = ManualScheduler()
+        let ran = Recorder<Int>()
+        let jobs = (0..<2_000).map { index in scheduler.schedule(after: .milliseconds(index % 10)) { ran.record(index) }
+        }
+
+        DispatchQueue.concurrentPerform(iterations: 2) { lane in
+            if lane == 0 { scheduler.advance(by: .milliseconds(10)) } else { for job in jobs { job.cancel() } }
+        }
+        #expect(Set(ran.values).count == ran.count)
+        #expect(scheduler.pendingCount == 0)
+    }
 }
