@@ -358,7 +358,8 @@ struct ManualSchedulerTests {
     @Test func cancellingWhileAnotherThreadAdvances_runsEachJobAtMostOnce_andLeavesNoneBehind() {
         let scheduler = ManualScheduler()
         let ran = Recorder<Int>()
-        let jobs = (0..<2_000).map { index in scheduler.schedule(after: .milliseconds(index % 10)) { ran.record(index) }
+        let jobs = (0..<2_000).map { index in
+            scheduler.schedule(after: .milliseconds(index % 10)) { ran.record(index) }
         }
 
         DispatchQueue.concurrentPerform(iterations: 2) { lane in
