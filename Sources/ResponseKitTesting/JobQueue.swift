@@ -1,9 +1,13 @@
 import ResponseKit
 
 /// A first-in, first-out queue of jobs that any thread may push to.
+///
+/// A popped job leaves the queue at once: what it captured is freed when it has run, not when the
+/// queue next empties, and outside the lock, since freeing it may push another job.
 final class JobQueue: Sendable {
     private struct Storage {
-        var jobs: [@Sendable () -> Void] = []
+        /// Popped slots are `nil` until the queue empties and is reset.
+        var jobs: [(@Sendable () -> Void)?] = []
         var head = 0
     }
 
@@ -18,7 +22,7 @@ final class JobQueue: Sendable {
     func pop() -> (@Sendable () -> Void)? {
         storage.withLock { storage in
             guard storage.head < storage.jobs.count else { return nil }
-            let job = storage.jobs[storage.head]
+            let job = storage.jobs[storage.head].take()
             storage.head += 1
             if storage.head == storage.jobs.count {
                 storage.jobs.removeAll(keepingCapacity: true)

@@ -4,6 +4,8 @@ import ResponseKitTesting
 import Testing
 
 struct ManualExecutorTests {
+    private final class Sentinel: Sendable {}
+
     @Test func execute_doesNotRunJobs() {
         let manual = ManualExecutor()
         let ran = Recorder<Int>()
@@ -30,6 +32,69 @@ struct ManualExecutorTests {
         }
         #expect(manual.runAll() == 2)
         #expect(ran.values == ["outer", "inner"])
+    }
+
+    @Test func runAll_runsJobsEnqueuedWhileRunning_afterThoseAlreadyQueued() {
+        // EmbeddedEventLoop's testExecuteWillRunTasksAddedRecursively.
+        let manual = ManualExecutor()
+        let ran = Recorder<String>()
+        manual.execute {
+            ran.record("first")
+            manual.execute { ran.record("added by first") }
+        }
+        manual.execute { ran.record("second") }
+
+        #expect(manual.runAll() == 3)
+        #expect(ran.values == ["first", "second", "added by first"])
+    }
+
+    @Test func jobsEnqueuedAfterRunAll_waitForTheNextRun() {
+        // EmbeddedEventLoop's testTasksSubmittedAfterRunDontRun.
+        let manual = ManualExecutor()
+        let ran = Recorder<Int>()
+        manual.execute { ran.record(1) }
+        manual.runAll()
+        manual.execute { ran.record(2) }
+
+        #expect(ran.values == [1])
+        #expect(manual.pendingCount == 1)
+        #expect(manual.runAll() == 1)
+        #expect(ran.values == [1, 2])
+    }
+
+    @Test func aJobThatRan_releasesWhatItCaptured_whileOthersWait() {
+        // A job keeps its captures (a presenter, a response) only until it has run, as
+        // EmbeddedEventLoop's tasks do, so a test can check that something was freed.
+        let manual = ManualExecutor()
+        weak var weakSentinel: Sentinel?
+        do {
+            let sentinel = Sentinel()
+            weakSentinel = sentinel
+            manual.execute { withExtendedLifetime(sentinel) {} }
+        }
+        manual.execute {}
+
+        #expect(manual.runNext())
+        #expect(weakSentinel == nil)
+        #expect(manual.pendingCount == 1)
+        manual.runAll()
+    }
+
+    @Test func aJobThatRan_whoseCaptureEnqueuesWhenFreed_doesNotDeadlock() {
+        // A delivered callback can hold the last reference to a resolver; freeing it abandons a
+        // response, whose failure is delivered on this same executor.
+        let manual = ManualExecutor()
+        let ran = Recorder<String>()
+        do {
+            let onFree = OnDeinit { manual.execute { ran.record("enqueued when freed") } }
+            manual.execute { withExtendedLifetime(onFree) {} }
+        }
+        manual.execute { ran.record("second") }
+
+        manual.runNext()
+        manual.runNext()
+        manual.runAll()
+        #expect(ran.values == ["second", "enqueued when freed"])
     }
 
     @Test func runNext_runsOneJobAtATime() {
