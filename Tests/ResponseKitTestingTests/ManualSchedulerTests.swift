@@ -88,19 +88,17 @@ struct ManualSchedulerTests {
         #expect(ran.values == [1])
     }
 
-    @Test func advancingOverTwentyThousandPendingJobs_finishesQuickly() {
-        // TestClock's `many sleeps`, all pending at once rather than in a chain. The limit is
-        // generous: the quadratic search this replaced took 13 s for ten thousand jobs in a debug
-        // build (so some 50 s for these), the sorted list 0.4 s.
+    @Test func advancingOverTwentyThousandPendingJobs_runsThemAllInDeadlineOrder() {
+        // TestClock's `many sleeps`, all pending at once rather than in a chain. How fast is not
+        // checked here (timings belong in benchmarks): the sorted list made this 0.4 s in a debug
+        // build, where the search it replaced took about 50 s.
         let scheduler = ManualScheduler()
         let ran = Recorder<Int>()
         for index in 0..<20_000 {
             _ = scheduler.schedule(after: .milliseconds(20_000 - index)) { ran.record(index) }
         }
-        let start = ContinuousClock.now
 
         #expect(scheduler.advance(by: .seconds(20)) == 20_000)
-        #expect(ContinuousClock.now - start < .seconds(10))
         #expect(ran.values == Array((0..<20_000).reversed()))
     }
 

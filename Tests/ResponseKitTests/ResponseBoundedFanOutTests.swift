@@ -89,6 +89,27 @@ struct ResponseBoundedFanOutTests {
         for resolver in work.started.values { resolver.succeed(0) }
     }
 
+    @Test func ofOneAtATime_startsEachOnlyAfterThePreviousSucceeded_inOrder() throws {
+        let work = Work()
+        let values = Response.all(0..<4, maxInFlight: 1, on: .immediate) { work.make($0) }
+        for index in 0..<4 {
+            #expect(work.started.count == index + 1)
+            work.started.values[index].succeed(index * 10)
+        }
+        #expect(work.log.values == [1, -1, 2, -2, 3, -3, 4, -4])
+        #expect(try values.value == [0, 10, 20, 30])
+    }
+
+    @Test func callsTheFactoryOncePerElement_inTheOrderOfTheElements() throws {
+        let calls = Recorder<Int>()
+        let values = Response.all([3, 1, 2], maxInFlight: 2, on: .immediate) { element in
+            calls.record(element)
+            return Response.succeeded(element, on: .immediate)
+        }
+        #expect(try values.value == [3, 1, 2])
+        #expect(calls.values == [3, 1, 2])
+    }
+
     @Test func aLimitBelowOne_stopsTheProgram() async {
         await #expect(processExitsWith: .failure) {
             _ = Response.all([1], maxInFlight: 0, on: .immediate) { Response.succeeded($0, on: .immediate) }
@@ -121,6 +142,47 @@ struct ResponseBoundedFanOutTests {
         #expect(work.started.count == 3)
     }
 
+    @Test func ofOneAtATime_aFailure_stopsTakingElements() {
+        let calls = Recorder<Int>()
+        let values = Response.all(0..<5, maxInFlight: 1, on: .immediate) { index -> Response<Int> in
+            calls.record(index)
+            if index == 1 { return .failed(TestError(code: 1), on: .immediate) }
+            return .succeeded(index, on: .immediate)
+        }
+        #expect(values.error as? TestError == TestError(code: 1))
+        #expect(calls.values == [0, 1])
+    }
+
+    @Test func aResponseThatFailedAlready_amongTheFirst_stopsTheRestOfTheFirstFromStarting() {
+        let calls = Recorder<Int>()
+        let values = Response.all(0..<5, maxInFlight: 3, on: .immediate) { index -> Response<Int> in
+            calls.record(index)
+            return .failed(TestError(code: index), on: .immediate)
+        }
+        #expect(values.error as? TestError == TestError(code: 0))
+        #expect(calls.values == [0])
+    }
+
+    @Test func aFactoryThatThrowsForTheFirstElement_isCalledNoMore() {
+        let calls = Recorder<Int>()
+        let values = Response.all(0..<5, maxInFlight: 2, on: .immediate) { index -> Response<Int> in
+            calls.record(index)
+            throw TestError(code: index)
+        }
+        #expect(values.error as? TestError == TestError(code: 0))
+        #expect(calls.values == [0])
+    }
+
+    @Test func aFailureAfterTheResultFailed_changesNothing_andIsNotReported() {
+        let work = Work()
+        let values = Response.all(0..<3, maxInFlight: 3, on: .immediate) { work.make($0) }
+        let other = work.started.values[2].response.map { $0 }  // so that it is not cancelled
+        work.started.values[0].fail(TestError(code: 1))
+        work.started.values[2].fail(TestError(code: 2))
+        #expect(values.error as? TestError == TestError(code: 1))
+        other.onFailure { _ in }
+    }
+
     @Test func theCancelledAreGone_beforeTheResultsFailureCallbacksRun() {
         let work = Work()
         let values = Response.all(0..<2, maxInFlight: 2, on: .immediate) { work.make($0) }
@@ -139,6 +201,22 @@ struct ResponseBoundedFanOutTests {
         #expect(work.started.values.allSatisfy { $0.isCancelled })
         #expect(work.started.count == 2)
         #expect(values.error is CancellationError)
+    }
+
+    @Test func cancellingTheResult_fromTheFactory_stopsCallingIt() {
+        let (gate, gateResolver) = Response<Int>.pending(on: .immediate)
+        let later = Recorder<Int>()
+        let laterResult = Recorder<Response<[Int]>>()
+        let stopped = Response.all(0..<5, maxInFlight: 1, on: .immediate) { index -> Response<Int> in
+            later.record(index)
+            if index == 0 { return gate }
+            if index == 2 { laterResult.values.first?.cancel() }
+            return .succeeded(index, on: .immediate)
+        }
+        laterResult.record(stopped)
+        gateResolver.succeed(0)
+        #expect(stopped.isCancelled)
+        #expect(later.values == [0, 1, 2])
     }
 
     @Test func cancellingTheResult_sparesAResponseThatSomethingElseWaitsOn() {
@@ -202,6 +280,21 @@ struct ResponseBoundedFanOutTests {
         #expect(seen.values.isEmpty)
         #expect(manual.runAll() >= 1)
         #expect(seen.values == [[1, 2]])
+    }
+
+    @Test func progress_stopsAtTheFirstFailure_andNeverExceedsOne() {
+        let work = Work()
+        let values = Response.all(0..<4, maxInFlight: 2, on: .immediate) { work.make($0) }
+        let heard = Recorder<Double>()
+        values.onProgress { heard.record($0) }
+        values.onFailure { _ in }
+        work.started.values[0].succeed(0)
+        let straggler = work.started.values[1].response.map { $0 }  // outlives the failure
+        work.started.values[2].fail(TestError())
+        work.started.values[1].succeed(1)
+        #expect(heard.values == [0.25])
+        #expect(values.progress == 0.25)
+        withExtendedLifetime(straggler) {}
     }
 
     @Test func progress_isTheFractionOfElementsThatSucceeded() {

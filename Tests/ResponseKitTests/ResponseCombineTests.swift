@@ -68,6 +68,13 @@ struct ResponseCombineTests {
         #expect(try combined.value == Array(0..<1_000))
     }
 
+    @Test func all_ofAHundredThousand_resolvedInlineInReverse_keepsOrder_andTheStackFlat() throws {
+        let inputs = (0..<100_000).map { _ in Response<Int>.pending(on: .immediate) }
+        let combined = Response.all(inputs.map(\.response), on: .immediate)
+        for index in (0..<100_000).reversed() { inputs[index].resolver.succeed(index) }
+        #expect(try combined.value == Array(0..<100_000))
+    }
+
     @Test func all_ofResponsesAlreadyDone_andPendingOnes_mixed_keepsOrder() throws {
         // swift-nio's whenAllSucceed / andAllComplete over pre-completed and pending futures.
         let done = Response.succeeded(0, on: .immediate)

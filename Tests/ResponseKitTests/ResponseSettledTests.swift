@@ -149,4 +149,24 @@ struct ResponseSettledTests {
         #expect(heard.values.last == 1)
         #expect(heard.values == heard.values.sorted(), "never backwards")
     }
+
+    @Test func progress_countsAnInputCancelledElsewhereAsDone() {
+        let (a, resolveA) = Response<Int>.pending(on: .immediate)
+        let (b, resolveB) = Response<Int>.pending(on: .immediate)
+        defer { withExtendedLifetime(resolveA) {} }
+        let settled = Response.allSettled([a, b], on: .immediate)
+        let heard = Recorder<Double>()
+        settled.onProgress { heard.record($0) }
+        a.cancel()
+        #expect(heard.values == [0.5])
+        resolveB.succeed(2)
+        #expect(heard.values == [0.5, 1.0])
+    }
+
+    @Test func ofAHundredThousandDoneAlready_keepsOrder_andTheStackFlat() throws {
+        let inputs = (0..<100_000).map { Response.succeeded($0, on: .immediate) }
+        let settled = Response.allSettled(inputs, on: .immediate)
+        let values = try settled.value.map { try $0.get() }
+        #expect(values == Array(0..<100_000))
+    }
 }

@@ -54,13 +54,18 @@ final class ProgressChannel: @unchecked Sendable {
     /// Adds `observer`. Returns what the others heard already (for it to hear at once), whether
     /// the caller must schedule a delivery (progress reported before anyone observed it), and the
     /// first-observer hook to run.
+    ///
+    /// While a delivery is on its way, the new observer hears nothing at once: that delivery hands
+    /// it the latest value, and a separate job with the older value, queued behind it on the
+    /// executor, would make its progress go backwards.
     func add(
         _ observer: ProgressObserver
     ) -> (heardAlready: Double?, mustSchedule: Bool, onFirstObserver: (@Sendable () -> Void)?) {
         observers.append(observer)
         let hook = onFirstObserver
         onFirstObserver = nil
-        return (delivered > 0 ? delivered : nil, scheduleIfNeeded(), hook)
+        let heardAlready = delivered > 0 && !isDeliveryScheduled ? delivered : nil
+        return (heardAlready, scheduleIfNeeded(), hook)
     }
 
     /// What a delivery hands out: the latest value and the observers, unless they heard it already.

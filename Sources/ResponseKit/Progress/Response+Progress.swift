@@ -12,7 +12,8 @@ extension Response {
     /// Deliveries are coalesced (while one is on its way, later reports only change the value it
     /// hands out), never go backwards, and end at 1 when the response succeeds, before its
     /// success callbacks run. An observer that arrives late first hears the latest value others
-    /// heard; on a response that already succeeded, it hears 1.
+    /// heard (or, while a delivery is on its way, the newer value that delivery hands out); on a
+    /// response that already succeeded, it hears 1.
     ///
     /// ```swift
     /// download(url)
