@@ -10,6 +10,12 @@ import ResponseKit
 /// Each of `W7/1`, `W7/64` and `W7/1024` has a twin that runs the same variants with the main
 /// queue serviced by `dispatchMain()` instead of `RunLoop.main`, as in a server or a command-line
 /// tool: `W7/64/dispatchMain` (see ``MainQueueServicing``).
+///
+/// The floor answers through a callback and returns nothing. Two alternatives return a future
+/// written by hand (``IntPromiseInteractor``), so that the table separates the price of returning
+/// a future at all from ResponseKit's own: one hops each answer to the main queue with its own
+/// `main.async`, the other batches the answers as ResponseKit does (``MainQueueBatch``). A third
+/// runs ResponseKit's async bridge (`Response { await … }`), and the last Swift's own `Task`.
 @available(macOS 15, iOS 18, tvOS 18, watchOS 11, *)
 @MainActor
 enum W7InteractorThroughput {
@@ -41,11 +47,33 @@ enum W7InteractorThroughput {
                 }
             },
             alternatives: [
+                servicing.variant("IntPromise interactor, main.async per answer", role: .alternative, of: id) {
+                    requests in
+                    work(requests, inFlight: inFlight, in: "W7 IntPromise") { request, loop in
+                        IntPromiseInteractor().execute(request).observe { answer in
+                            DispatchQueue.main.async { loop.receive(answer) }
+                        }
+                    }
+                },
+                servicing.variant("IntPromise interactor, answers batched", role: .alternative, of: id) { requests in
+                    work(requests, inFlight: inFlight, in: "W7 IntPromise batched") { request, loop in
+                        IntPromiseInteractor().execute(request).observe { answer in
+                            MainQueueBatch.shared.deliver(
+                                MainQueueBatch.Answer(receive: { loop.receive($0) }, value: answer))
+                        }
+                    }
+                },
+                servicing.variant("ResponseKit, async body", role: .alternative, of: id) { requests in
+                    work(requests, inFlight: inFlight, in: "W7 ResponseKit async") { request, loop in
+                        Response { @Sendable () async -> Int in await DoublingInteractor.asyncWork(request) }
+                            .mainActor.onCompletion { loop.receive($0) }
+                    }
+                },
                 servicing.variant("Task on the main actor, await async work", role: .alternative, of: id) { requests in
                     work(requests, inFlight: inFlight, in: "W7 Task") { request, loop in
                         Task { loop.receive(await DoublingInteractor.asyncWork(request)) }
                     }
-                }
+                },
             ]
         )
     }
