@@ -84,7 +84,9 @@ extension Response {
     func waitForResult(deadline: UInt64?) -> Result<Value, any Error>? {
         if let finished = checkResult() { return finished }
         let place = BlockingWait<Value>.Place.current
-        let waiter = BlockingWaiter(wakesMainRunLoop: place == .mainRunLoop)
+        // The main run loop's waiters also stop the run loop when woken: made for each wait.
+        let waiter = place == .mainRunLoop ? BlockingWaiter(wakesMainRunLoop: true) : BlockingWaiterPool.take()
+        defer { if !waiter.wakesMainRunLoop { BlockingWaiterPool.recycle(waiter) } }
         guard addWaiter(waiter) else { return checkResult() }
         let inTask = withUnsafeCurrentTask { $0 != nil }
         let wait = BlockingWait(response: self, waiter: waiter, deadline: deadline, inTask: inTask)
