@@ -35,6 +35,8 @@ struct BlockingWaiterPoolTests {
         #expect(response.removeWaiter(waiter))
     }
 
+    /// Whether the late wake-up is taken before or after the resolution depends on timing here;
+    /// the reads in a row below meet both orders thousands of times.
     @Test func anUntimedWait_whoseWaiterHeardALateWakeUp_endsDoneWithItsOwnResponse() throws {
         let (response, resolver) = Response<Int>.pending(on: .immediate)
         let waiter = Self.waiterWithALateWakeUp()

@@ -2,9 +2,9 @@ import Dispatch
 
 /// One blocking wait's wake-up call: registered on the response it waits for (which wakes it on
 /// completion) and, inside a main-queue job, parked on ``MainQueueJobs`` (which wakes it when
-/// ResponseKit has main-queue work for it to run). Waiters that do not run the main run loop are
-/// reused from one wait to the next (``BlockingWaiterPool``), so a wake-up may arrive late: every
-/// wait checks what it waits for after each one.
+/// ResponseKit has main-queue work for it to run). Waiters of waits that sleep on their semaphore
+/// are reused from one wait to the next (``BlockingWaiterPool``), so a wake-up may arrive late:
+/// every wait checks what it waits for after each one.
 @usableFromInline
 final class BlockingWaiter: ResponseWaiter {
     let semaphore = DispatchSemaphore(value: 0)

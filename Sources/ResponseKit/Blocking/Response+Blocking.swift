@@ -17,7 +17,7 @@ extension Response {
     /// (`.main` callbacks, main-actor callbacks, `Response(on: .main)` bodies), and reports
     /// through ``ResponseDiagnostics`` at once that the app's other main-queue work cannot run
     /// meanwhile. Main-queue callbacks, this response's included, may therefore run *during* the
-    /// wait. Elsewhere the wait sleeps on a semaphore, made only when someone blocks.
+    /// wait. Elsewhere the wait sleeps on a semaphore, taken from a small pool when someone blocks.
     ///
     /// A wait that lasts longer than ``ResponseDiagnostics/longWaitThreshold`` is reported once
     /// and goes on waiting. Use ``wait(timeout:)`` to give up instead.
@@ -84,9 +84,11 @@ extension Response {
     func waitForResult(deadline: UInt64?) -> Result<Value, any Error>? {
         if let finished = checkResult() { return finished }
         let place = BlockingWait<Value>.Place.current
-        // The main run loop's waiters also stop the run loop when woken: made for each wait.
-        let waiter = place == .mainRunLoop ? BlockingWaiter(wakesMainRunLoop: true) : BlockingWaiterPool.take()
-        defer { if !waiter.wakesMainRunLoop { BlockingWaiterPool.recycle(waiter) } }
+        // Only a sleeping wait's waiter is recycled: the main run loop's also stops the run loop
+        // when woken, and one parked inside a main-queue job hears every job enqueued meanwhile.
+        let isPooled = place == .elsewhere
+        let waiter = isPooled ? BlockingWaiterPool.take() : BlockingWaiter(wakesMainRunLoop: place == .mainRunLoop)
+        defer { if isPooled { BlockingWaiterPool.recycle(waiter) } }
         guard addWaiter(waiter) else { return checkResult() }
         let inTask = withUnsafeCurrentTask { $0 != nil }
         let wait = BlockingWait(response: self, waiter: waiter, deadline: deadline, inTask: inTask)
