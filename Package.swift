@@ -21,7 +21,9 @@ let package = Package(
         // Test support for users and for our own tests: ManualExecutor, Recorder, ManualClock.
         .target(name: "ResponseKitTesting", dependencies: ["ResponseKit"]),
         // LSService-style services that live for the whole app, and the process runner.
-        .target(name: "ResponseKitServices", dependencies: ["ResponseKit"]),
+        .target(name: "ResponseKitServices", dependencies: ["ResponseKit", "CResponseKitServices"]),
+        // ServiceRunner's signal handler and self-pipe, in C: a signal handler must be async-signal-safe.
+        .target(name: "CResponseKitServices"),
 
         .executableTarget(
             name: "ResponseKitDemo",

@@ -2,21 +2,30 @@
 ///
 /// The events mirror `UIApplicationDelegate`'s, so an app delegate can forward what UIKit tells
 /// it; on Linux there is no UIKit, and ``ServiceRunner`` sends them itself. A
-/// ``ServiceManager`` delivers each event with ``ServiceManager/send(_:)``.
+/// ``ServiceManager`` delivers each event with ``ServiceManager/send(_:file:line:)``.
 ///
 /// `LifecycleEvent` is a struct with static members rather than an enum, so that new events can
 /// be added without breaking anyone's `switch`, and so that an app can define events of its own:
 ///
 /// ```swift
+/// import ResponseKit
+/// import ResponseKitServices
+///
 /// extension LifecycleEvent {
 ///     static let didReceiveSignificantTimeChange = LifecycleEvent(name: "didReceiveSignificantTimeChange")
 /// }
 ///
-/// func handle(_ event: LifecycleEvent) -> Response<Void> {
-///     switch event {
-///     case .didEnterBackground, .willTerminate: return flush()
-///     default: return .succeeded(())
+/// @MainActor final class JournalService: Service {
+///     let name = "journal"
+///     func start() -> Response<Void> { .succeeded() }
+///     func handle(_ event: LifecycleEvent) -> Response<Void> {
+///         switch event {
+///         case .didEnterBackground, .willTerminate: return flush()
+///         default: return .succeeded()
+///         }
 ///     }
+///     func stop() -> Response<Void> { flush() }
+///     private func flush() -> Response<Void> { Response(on: .global()) { print("saved") } }
 /// }
 /// ```
 public struct LifecycleEvent: Hashable, Sendable, CustomStringConvertible {

@@ -10,17 +10,25 @@ import ResponseKit
 /// Every step answers with a `Response<Void>`, because starting, handling an event and stopping
 /// may all take time (open a database, flush a buffer) and may fail. Succeed the response when
 /// the step is done, fail it when it could not be done. A step that finishes at once returns
-/// `.succeeded(())`. Return the response *at once* and do slow work elsewhere: the methods run on
+/// `.succeeded()`. Return the response *at once* and do slow work elsewhere: the methods run on
 /// the main actor, and a service that blocks it blocks the app.
 ///
+/// <!-- example: fragment -->
 /// ```swift
+/// struct CrashReporter: Sendable {   // an SDK, stubbed
+///     static func install() throws -> CrashReporter { CrashReporter() }
+///     func dropBreadcrumbs() {}
+///     func uninstall() {}
+/// }
+///
 /// @MainActor final class CrashReportingService: Service {
 ///     let name = "crash-reporting"
 ///     private var reporter: CrashReporter?
 ///
 ///     func start() -> Response<Void> {
 ///         let (started, resolver) = Response<Void>.pending()
-///         Response<CrashReporter>(on: .global()) { try CrashReporter.install() }
+///         Response<CrashReporter>(on: .global()) { try CrashReporter.install() }   // off the main actor
+///             .mainActor
 ///             .onCompletion { reporter in          // back on the main actor
 ///                 self.reporter = reporter
 ///                 resolver.succeed()
@@ -31,12 +39,12 @@ import ResponseKit
 ///
 ///     func handle(_ event: LifecycleEvent) -> Response<Void> {
 ///         if event == .didReceiveMemoryWarning { reporter?.dropBreadcrumbs() }
-///         return .succeeded(())
+///         return .succeeded()
 ///     }
 ///
 ///     func stop() -> Response<Void> {
 ///         reporter?.uninstall()
-///         return .succeeded(())
+///         return .succeeded()
 ///     }
 /// }
 /// ```

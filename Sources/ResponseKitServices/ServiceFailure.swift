@@ -6,7 +6,9 @@ import ResponseKit
 /// line on standard error) and lists them in the ``ServiceManagerError/servicesFailed(_:file:line:)``
 /// error of the step concerned, so that the app can tell which services are missing.
 ///
+/// <!-- example: fragment @MainActor -->
 /// ```swift
+/// let manager = ServiceManager()   // and register the services
 /// do {
 ///     try manager.start().value
 /// } catch let error as ServiceManagerError {
@@ -50,6 +52,10 @@ public struct ServiceFailure: Error, Sendable, CustomStringConvertible {
     /// The manager says so itself: a service whose own start fails with `CancellationError` (its
     /// async work was cancelled) did start, and failed.
     public let isSkipped: Bool
+    /// Where the app registered the service, such as `App/main.swift:12`: the site of its
+    /// ``ServiceManager/register(_:file:line:)`` call, so that a report leads to the app's code
+    /// even when two services share a name. `nil` for a failure made with the public initializer.
+    public let registrationSite: String?
 
     /// Makes a failure; the manager makes them, tests of a failure handler may too.
     ///
@@ -67,22 +73,39 @@ public struct ServiceFailure: Error, Sendable, CustomStringConvertible {
             step: step,
             error: error,
             timeout: timeout,
-            isSkipped: step == .start && error is CancellationError
+            isSkipped: step == .start && error is CancellationError,
+            registrationSite: nil
         )
     }
 
-    /// Makes a failure that says itself whether the service was skipped: the manager's own.
-    init(serviceName: String, step: Step, error: any Error, timeout: Duration?, isSkipped: Bool) {
+    /// Makes a failure that says itself whether the service was skipped, and where the service
+    /// was registered: the manager's own.
+    init(
+        serviceName: String,
+        step: Step,
+        error: any Error,
+        timeout: Duration?,
+        isSkipped: Bool,
+        registrationSite: CallSite?
+    ) {
         self.serviceName = serviceName
         self.step = step
         self.error = error
         self.timeout = timeout
         self.isSkipped = isSkipped
+        self.registrationSite = registrationSite?.description
     }
 
     /// The failure of a service the manager never started, because it began stopping first.
-    static func skipped(_ serviceName: String) -> Self {
-        Self(serviceName: serviceName, step: .start, error: CancellationError(), timeout: nil, isSkipped: true)
+    static func skipped(_ serviceName: String, registeredAt site: CallSite) -> Self {
+        Self(
+            serviceName: serviceName,
+            step: .start,
+            error: CancellationError(),
+            timeout: nil,
+            isSkipped: true,
+            registrationSite: site
+        )
     }
 
     /// Whether the service did not answer within the manager's limit, ``timeout``. A service

@@ -6,32 +6,48 @@ extension ServiceManager {
 
     /// Adds `service`; once the manager is started, starts it at once.
     ///
-    /// Before ``start()``, the service waits for it, behind the services registered earlier.
+    /// Before ``start(file:line:)``, the service waits for it, behind the services registered earlier.
     /// While the manager is starting, it is started after those. Once the manager is running, it
     /// is started at once, and hears about the events sent after it has started.
     ///
+    /// <!-- example: fragment @MainActor -->
     /// ```swift
+    /// @MainActor final class SyncService: Service {
+    ///     let name = "sync"
+    ///     func start() -> Response<Void> { .succeeded() }
+    ///     func stop() -> Response<Void> { .succeeded() }
+    /// }
+    ///
+    /// let services = ServiceManager()
     /// try services.register(SyncService())
     ///     .onFailure { error in print("no sync: \(error)") }
     /// ```
     ///
-    /// - Parameter service: the service. Give each service a different ``Service/name``.
+    /// - Parameters:
+    ///   - service: the service. Give each service a different ``Service/name``.
+    ///   - file: the registration site, named by errors about the service. Leave the default.
+    ///   - line: the registration site, named by errors about the service. Leave the default.
     /// - Returns: a response that succeeds once the service has started, and fails with a
     ///   ``ServiceFailure`` when it fails to start, times out, or is never started because the
     ///   manager began stopping first. Callbacks run on the main queue. The manager reports the
     ///   failure itself, so dropping the response is fine: no `unobservedFailure` follows.
-    /// - Throws: ``ServiceManagerError/alreadyStopped(file:line:)`` once ``stop()`` was called:
-    ///   the service is not registered.
+    /// - Throws: ``ServiceManagerError/alreadyStopped(file:line:)`` once ``stop(file:line:)`` was
+    ///   called, naming the service and this call's site: the service is not registered.
     @discardableResult
-    public func register(_ service: any Service) throws -> Response<Void> {
+    public func register(
+        _ service: any Service,
+        file: StaticString = #fileID,
+        line: UInt = #line
+    ) throws -> Response<Void> {
+        let site = CallSite(file: file, line: line)
         switch phase {
         case .stopping, .stopped:
-            throw ServiceManagerError.alreadyStopped()
+            throw ServiceManagerError.alreadyStopped(registering: service.name, at: site)
         case .idle, .starting, .running:
             break
         }
-        let (response, resolver) = makeStepResponse()
-        entries.append(Entry(service: service, started: resolver))
+        let (response, resolver) = makeStepResponse(file: file, line: line)
+        entries.append(Entry(service: service, registrationSite: site, started: resolver))
         if phase != .idle { startNext() }
         return response
     }
@@ -43,7 +59,9 @@ extension ServiceManager {
     /// Each service starts once the previous one has answered: succeeded, failed, or missed its
     /// ``ServiceTimeouts/start`` limit. A failure is reported and the next service starts anyway.
     ///
+    /// <!-- example: fragment @MainActor -->
     /// ```swift
+    /// let services = ServiceManager()        // and register the services
     /// do {
     ///     try services.start().value          // in a test or a command-line tool
     /// } catch let error as ServiceManagerError where error == .servicesFailed() {
@@ -51,24 +69,31 @@ extension ServiceManager {
     /// }
     /// ```
     ///
+    /// - Parameters:
+    ///   - file: the call site, named by the errors this call throws or its response fails with.
+    ///     Leave the default.
+    ///   - line: the call site, named by the errors this call throws or its response fails with.
+    ///     Leave the default.
     /// - Returns: a response that succeeds once every service registered before it finishes has
     ///   started, or fails with ``ServiceManagerError/servicesFailed(_:file:line:)`` listing the
     ///   services that did not; the others are running either way. Callbacks run on the main queue.
     /// - Throws: ``ServiceManagerError/alreadyStarted(file:line:)`` when called twice;
-    ///   ``ServiceManagerError/alreadyStopped(file:line:)`` after ``stop()``.
+    ///   ``ServiceManagerError/alreadyStopped(file:line:)`` after ``stop(file:line:)``.
     @discardableResult
-    public func start() throws -> Response<Void> {
+    public func start(file: StaticString = #fileID, line: UInt = #line) throws -> Response<Void> {
+        let site = CallSite(file: file, line: line)
         switch phase {
         case .idle:
             break
         case .starting, .running:
-            throw ServiceManagerError.alreadyStarted()
+            throw ServiceManagerError.alreadyStarted(file: site.file, line: site.line)
         case .stopping, .stopped:
-            throw ServiceManagerError.alreadyStopped()
+            throw ServiceManagerError.alreadyStopped(file: site.file, line: site.line)
         }
         phase = .starting
-        let (response, resolver) = makeStepResponse()
+        let (response, resolver) = makeStepResponse(file: file, line: line)
         startResolver = resolver
+        startSite = site
         startNext()
         return response
     }
@@ -109,8 +134,10 @@ extension ServiceManager {
                     step: .start,
                     error: error,
                     timeout: missedTheLimit ? timeouts.start : nil,
-                    isSkipped: false  // it was started, even if its own work was cancelled
+                    isSkipped: false,  // it was started, even if its own work was cancelled
+                    registrationSite: entry.registrationSite
                 )
+                entry.startFailure = failure
                 if startResolver != nil { startFailures.append(failure) }
                 entry.started.fail(failure)
                 report(failure)
@@ -119,21 +146,21 @@ extension ServiceManager {
         }
     }
 
-    /// Finishes the response of ``start()``, once.
+    /// Finishes the response of ``start(file:line:)``, once.
     private func finishStarting() {
         if phase == .starting { phase = .running }
-        guard let resolver = startResolver else { return }
+        guard let resolver = startResolver, let site = startSite else { return }
         startResolver = nil
         if startFailures.isEmpty {
             resolver.succeed()
         } else {
-            resolver.fail(ServiceManagerError.servicesFailed(startFailures))
+            resolver.fail(ServiceManagerError.servicesFailed(startFailures, file: site.file, line: site.line))
         }
         startFailures = []
     }
 
     /// Starts no more services: those waiting keep waiting (a start in flight still finishes),
-    /// and ``stop()`` skips them. For ``ServiceRunner``, which tells the running services
+    /// and ``stop(file:line:)`` skips them. For ``ServiceRunner``, which tells the running services
     /// `willTerminate` before it stops them: a service that started in between would run only to
     /// be stopped, without hearing `willTerminate`.
     func holdWaitingServices() {
@@ -144,7 +171,7 @@ extension ServiceManager {
     func skipWaitingServices() {
         for entry in entries where entry.status == .waiting {
             entry.status = .failed
-            let failure = ServiceFailure.skipped(entry.name)
+            let failure = ServiceFailure.skipped(entry.name, registeredAt: entry.registrationSite)
             if startResolver != nil { startFailures.append(failure) }
             entry.started.fail(failure)
             // Its registration's response counts its failure as observed (see `makeStepResponse`),

@@ -7,27 +7,34 @@ extension ServiceManager {
     /// A service start in flight is first allowed to finish (within its start timeout); services
     /// still waiting to start are never started. Then each running service stops once the one
     /// registered after it has answered: succeeded, failed, or missed its ``ServiceTimeouts/stop``
-    /// limit. A failure is reported and the next service stops anyway. Once ``stop()`` is called,
-    /// ``register(_:)``, ``start()`` and ``send(_:)`` throw ``ServiceManagerError/alreadyStopped(file:line:)``.
+    /// limit. A failure is reported and the next service stops anyway. Once it is called,
+    /// ``register(_:file:line:)``, ``start(file:line:)`` and ``send(_:file:line:)`` throw
+    /// ``ServiceManagerError/alreadyStopped(file:line:)``.
     ///
     /// Calling it again returns the same response: stopping happens once.
     ///
+    /// <!-- example: fragment @MainActor -->
     /// ```swift
+    /// let services = ServiceManager()   // registered and started
     /// services.stop().onResult { result in
     ///     let isClean = (try? result.get()) != nil
     ///     exit(isClean ? EXIT_SUCCESS : EXIT_FAILURE)
     /// }
     /// ```
     ///
+    /// - Parameters:
+    ///   - file: the call site, named by the error its response fails with. Leave the default.
+    ///   - line: the call site, named by the error its response fails with. Leave the default.
     /// - Returns: a response that succeeds once every running service has stopped, or fails with
     ///   ``ServiceManagerError/servicesFailed(_:file:line:)`` listing the services that failed or
     ///   timed out. Callbacks run on the main queue.
     @discardableResult
-    public func stop() -> Response<Void> {
+    public func stop(file: StaticString = #fileID, line: UInt = #line) -> Response<Void> {
         if let stopResponse { return stopResponse }
-        let (response, resolver) = makeStepResponse()
+        let (response, resolver) = makeStepResponse(file: file, line: line)
         stopResponse = response
         stopResolver = resolver
+        stopSite = CallSite(file: file, line: line)
         phase = .stopping
         // With a start in flight, its answer continues through `startNext()`, which then skips
         // the waiting services and comes back to `stopNext()`.
@@ -58,7 +65,9 @@ extension ServiceManager {
                     serviceName: entry.name,
                     step: .stop,
                     error: error,
-                    timeout: missedTheLimit ? timeouts.stop : nil
+                    timeout: missedTheLimit ? timeouts.stop : nil,
+                    isSkipped: false,
+                    registrationSite: entry.registrationSite
                 )
                 stopFailures.append(failure)
                 report(failure)
@@ -67,10 +76,10 @@ extension ServiceManager {
         }
     }
 
-    /// Finishes the response of ``stop()``, once.
+    /// Finishes the response of ``stop(file:line:)``, once.
     private func finishStopping() {
         phase = .stopped
-        guard let resolver = stopResolver else { return }
+        guard let resolver = stopResolver, let site = stopSite else { return }
         stopResolver = nil
         // Reported in stopping order; the error lists them in registration order.
         let failures = stopFailures.reversed() as [ServiceFailure]
@@ -78,7 +87,7 @@ extension ServiceManager {
         if failures.isEmpty {
             resolver.succeed()
         } else {
-            resolver.fail(ServiceManagerError.servicesFailed(failures))
+            resolver.fail(ServiceManagerError.servicesFailed(failures, file: site.file, line: site.line))
         }
     }
 }

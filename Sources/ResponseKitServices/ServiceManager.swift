@@ -6,10 +6,16 @@ import ResponseKit
 /// Make one in the composition root (there is no shared instance), register every service, then
 /// start it:
 ///
+/// <!-- example: fragment @MainActor -->
 /// ```swift
+/// @MainActor final class AnalyticsService: Service {
+///     let name = "analytics"
+///     func start() -> Response<Void> { .succeeded() }   // open the log
+///     func stop() -> Response<Void> { .succeeded() }    // flush it
+/// }
+///
 /// let services = ServiceManager()
-/// try services.register(CrashReportingService())
-/// try services.register(AnalyticsService(logFile: logURL))
+/// try services.register(AnalyticsService())
 /// try services.start()
 ///     .onFailure { error in print("running without some services: \(error)") }
 ///
@@ -20,11 +26,11 @@ import ResponseKit
 /// ## Order
 /// - **Start** runs one service at a time, in registration order: a service starts once the one
 ///   registered before it has answered, so it may rely on it. A service registered after
-///   ``start()`` is started at once (after any service still starting).
+///   ``start(file:line:)`` is started at once (after any service still starting).
 /// - **Events** are delivered in registration order, on the main actor, to every service that is
 ///   running. The manager calls each service's ``Service/handle(_:)`` in turn without waiting for
 ///   the previous service's answer, so a slow service delays no one; the response of
-///   ``send(_:)`` finishes once every service has answered or timed out.
+///   ``send(_:file:line:)`` finishes once every service has answered or timed out.
 /// - **Stop** runs one service at a time, in reverse registration order, so a service stops
 ///   before the services it relies on. Only services whose start succeeded are stopped.
 ///
@@ -50,13 +56,14 @@ import ResponseKit
 public final class ServiceManager {
     /// Where the manager is in its life.
     enum Phase {
-        /// Registering; ``start()`` not yet called.
+        /// Registering; ``start(file:line:)`` not yet called.
         case idle
         /// Starting the services registered so far, one at a time.
         case starting
         /// Every service registered so far has answered its start.
         case running
-        /// ``stop()`` was called: finishing a start in flight, then stopping services in reverse.
+        /// ``stop(file:line:)`` was called: finishing a start in flight, then stopping services in
+        /// reverse.
         case stopping
         /// Every started service has answered its stop.
         case stopped
@@ -83,13 +90,18 @@ public final class ServiceManager {
     final class Entry {
         let service: any Service
         let name: String
+        /// Where the app registered the service, for the errors that name it.
+        let registrationSite: CallSite
         var status = Status.waiting
-        /// Finishes the response ``register(_:)`` returned.
+        /// Why its start failed or timed out; `nil` while it has not, and for a skipped service.
+        var startFailure: ServiceFailure?
+        /// Finishes the response ``register(_:file:line:)`` returned.
         let started: Resolver<Void>
 
-        init(service: any Service, started: Resolver<Void>) {
+        init(service: any Service, registrationSite: CallSite, started: Resolver<Void>) {
             self.service = service
             self.name = service.name
+            self.registrationSite = registrationSite
             self.started = started
         }
     }
@@ -104,14 +116,19 @@ public final class ServiceManager {
     var entries: [Entry] = []
     /// The service whose start the manager waits for; services start one at a time.
     var entryStarting: Entry?
-    /// Finishes the response ``start()`` returned; `nil` before ``start()`` and once it is done.
+    /// Finishes the response ``start(file:line:)`` returned; `nil` before it and once it is done.
     var startResolver: Resolver<Void>?
-    /// Failures of the services started on behalf of ``start()``.
+    /// Where the app called ``start(file:line:)``, for the error of its response.
+    var startSite: CallSite?
+    /// Failures of the services started on behalf of ``start(file:line:)``.
     var startFailures: [ServiceFailure] = []
-    /// Set by ``holdWaitingServices()``: no more service starts, and ``stop()`` skips those waiting.
+    /// Set by ``holdWaitingServices()``: no more service starts, and ``stop(file:line:)`` skips
+    /// those waiting.
     var isHoldingWaitingServices = false
-    /// The response ``stop()`` returned, returned again by later calls.
+    /// The response ``stop(file:line:)`` returned, returned again by later calls.
     var stopResponse: Response<Void>?
+    /// Where the app first called ``stop(file:line:)``, for the error of its response.
+    var stopSite: CallSite?
     /// Finishes ``stopResponse``.
     var stopResolver: Resolver<Void>?
     /// Failures of the services stopped so far.
@@ -144,6 +161,13 @@ public final class ServiceManager {
         entries.map(\.name)
     }
 
+    /// Every service start that failed or timed out so far, in registration order, whenever the
+    /// service was registered; not the services skipped because stopping began. For
+    /// ``ServiceRunner``'s exit status.
+    var failedStarts: [ServiceFailure] {
+        entries.compactMap(\.startFailure)
+    }
+
     /// The default failure handler: one line on standard error, such as
     /// `ResponseKitServices: analytics did not stop within 5.0 seconds`.
     ///
@@ -157,14 +181,15 @@ public final class ServiceManager {
         failureHandler(failure)
     }
 
-    /// A pending response for the caller of a step (``register(_:)``, ``start()``, ``send(_:)``,
-    /// ``stop()``), whose failures count as observed.
+    /// A pending response for the caller of a step (``register(_:file:line:)``,
+    /// ``start(file:line:)``, ``send(_:file:line:)``, ``stop(file:line:)``), whose failures count
+    /// as observed, made at the caller's site so that diagnostics about it name the app's code.
     ///
     /// The manager reports each failure behind such a response to its failure handler itself, so
     /// a caller that drops the response, as `try services.register(service)` does, must not get
     /// a second, `unobservedFailure` report pointing inside the library. The manager observes the
     /// failure with a callback that does nothing; a caller's own callbacks still get it.
-    func makeStepResponse(file: StaticString = #fileID, line: UInt = #line) -> (Response<Void>, Resolver<Void>) {
+    func makeStepResponse(file: StaticString, line: UInt) -> (Response<Void>, Resolver<Void>) {
         let (response, resolver) = Response<Void>.pending(file: file, line: line)
         response.onFailure(on: .immediate) { _ in }  // reported through `report(_:)`
         return (response, resolver)

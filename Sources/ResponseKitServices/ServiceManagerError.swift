@@ -1,10 +1,16 @@
 /// An error a ``ServiceManager`` raises: misuse a correct program can meet, such as starting
 /// twice, or services that failed.
 ///
+/// Each error names the app's code, not the library's: the manager's methods take the caller's
+/// `#fileID` and line (leave their defaults), so ``file`` and ``line`` are the site of the call
+/// that raised the error, and a failed service is named with the site where it was registered.
+///
 /// Compare errors with the static members; equality looks at the kind of error only, not at the
 /// failures or the site, so new kinds can be added without breaking anyone's `switch`:
 ///
+/// <!-- example: fragment @MainActor -->
 /// ```swift
+/// let manager = ServiceManager()
 /// do {
 ///     try manager.start()
 /// } catch let error as ServiceManagerError where error == .alreadyStarted() {
@@ -24,30 +30,53 @@ public struct ServiceManagerError: Error, Hashable, Sendable, CustomStringConver
     /// The services that failed, in registration order; empty unless the error is
     /// ``servicesFailed(_:file:line:)``.
     public let failures: [ServiceFailure]
-    /// The file where the manager raised the error.
+    /// The service that ``ServiceManager/register(_:file:line:)`` refused to register, because
+    /// the manager was stopping or stopped; `nil` for every other error.
+    public let serviceName: String?
+    /// The file of the call that raised the error: the app's call of a ``ServiceManager`` method,
+    /// or the call of the static member that made the error.
     public let file: String
-    /// The line where the manager raised the error.
+    /// The line of the call that raised the error, in ``file``.
     public let line: Int
 
-    private init(_ code: Code, failures: [ServiceFailure] = [], file: String, line: Int) {
+    private init(_ code: Code, failures: [ServiceFailure] = [], serviceName: String? = nil, file: String, line: Int) {
         self.code = code
         self.failures = failures
+        self.serviceName = serviceName
         self.file = file
         self.line = line
     }
 
-    /// ``ServiceManager/start()`` was called on a manager that was already started.
+    /// ``ServiceManager/start(file:line:)`` was called on a manager that was already started.
+    ///
+    /// - Parameters:
+    ///   - file: the call that raised the error. Leave the default.
+    ///   - line: the call that raised the error. Leave the default.
     public static func alreadyStarted(file: String = #fileID, line: Int = #line) -> Self {
         Self(.alreadyStarted, file: file, line: line)
     }
 
     /// The manager was asked to start, register a service or send an event after
-    /// ``ServiceManager/stop()`` was called.
+    /// ``ServiceManager/stop(file:line:)`` was called.
+    ///
+    /// - Parameters:
+    ///   - file: the call that raised the error. Leave the default.
+    ///   - line: the call that raised the error. Leave the default.
     public static func alreadyStopped(file: String = #fileID, line: Int = #line) -> Self {
         Self(.alreadyStopped, file: file, line: line)
     }
 
-    /// ``ServiceManager/send(_:)`` was called before ``ServiceManager/start()``.
+    /// ``alreadyStopped(file:line:)`` from ``ServiceManager/register(_:file:line:)``: names the
+    /// service that was not registered and the app's call.
+    static func alreadyStopped(registering serviceName: String, at site: CallSite) -> Self {
+        Self(.alreadyStopped, serviceName: serviceName, file: site.file, line: site.line)
+    }
+
+    /// ``ServiceManager/send(_:file:line:)`` was called before ``ServiceManager/start(file:line:)``.
+    ///
+    /// - Parameters:
+    ///   - file: the call that raised the error. Leave the default.
+    ///   - line: the call that raised the error. Leave the default.
     public static func notStarted(file: String = #fileID, line: Int = #line) -> Self {
         Self(.notStarted, file: file, line: line)
     }
@@ -56,8 +85,8 @@ public struct ServiceManagerError: Error, Hashable, Sendable, CustomStringConver
     ///
     /// - Parameters:
     ///   - failures: the failures, in registration order.
-    ///   - file: where the error was made. Leave the default.
-    ///   - line: where the error was made. Leave the default.
+    ///   - file: the call that raised the error. Leave the default.
+    ///   - line: the call that raised the error. Leave the default.
     public static func servicesFailed(
         _ failures: [ServiceFailure] = [],
         file: String = #fileID,
@@ -81,17 +110,25 @@ public struct ServiceManagerError: Error, Hashable, Sendable, CustomStringConver
         hasher.combine(code)
     }
 
-    /// Says what went wrong and, for failed services, which ones and why.
+    /// Says what went wrong, where the app made the call and, for failed services, which ones,
+    /// why, and where each was registered.
     public var description: String {
         switch code {
         case .alreadyStarted:
-            "ServiceManagerError.alreadyStarted: start() was called twice (at \(file):\(line))"
+            return "ServiceManagerError.alreadyStarted: start() was called twice (at \(file):\(line))"
         case .alreadyStopped:
-            "ServiceManagerError.alreadyStopped: the manager is stopping or stopped (at \(file):\(line))"
+            guard let serviceName else {
+                return "ServiceManagerError.alreadyStopped: the manager is stopping or stopped (at \(file):\(line))"
+            }
+            return "ServiceManagerError.alreadyStopped: \(serviceName) was not registered (at \(file):\(line)): "
+                + "the manager is stopping or stopped"
         case .notStarted:
-            "ServiceManagerError.notStarted: send(_:) was called before start() (at \(file):\(line))"
+            return "ServiceManagerError.notStarted: send(_:) was called before start() (at \(file):\(line))"
         case .servicesFailed:
-            "ServiceManagerError.servicesFailed: " + failures.map(\.description).joined(separator: "; ")
+            let named = failures.map { failure in
+                failure.registrationSite.map { "\(failure) (registered at \($0))" } ?? failure.description
+            }
+            return "ServiceManagerError.servicesFailed: " + named.joined(separator: "; ")
         }
     }
 }

@@ -1,3 +1,4 @@
+import CResponseKitServices
 import Dispatch
 import Foundation
 import ResponseKit
@@ -14,50 +15,81 @@ import Musl
 /// the main queue running for the life of the process, and on SIGINT or SIGTERM shuts down
 /// gracefully and exits.
 ///
+/// <!-- example: fragment @MainActor -->
 /// ```swift
+/// @MainActor final class DatabaseService: Service {
+///     let name = "database"
+///     func start() -> Response<Void> { .succeeded() }   // open it
+///     func stop() -> Response<Void> { .succeeded() }    // close it
+/// }
+///
 /// // main.swift
 /// let services = ServiceManager()
 /// try services.register(DatabaseService())
-/// try services.register(AnalyticsService(logFile: logURL))
 /// ServiceRunner(manager: services).run()   // never returns
 /// ```
 ///
 /// ## What happens
-/// 1. ``run()`` watches the signals (SIGINT and SIGTERM by default); once Dispatch watches
-///    them, it starts the manager, and once every service has answered its start, sends
-///    ``LifecycleEvent/didFinishLaunching`` then ``LifecycleEvent/didBecomeActive``. A service
-///    that fails to start is reported and the process runs without it.
+/// 1. ``run()`` catches the signals (SIGINT and SIGTERM by default), then starts the manager,
+///    and once every service has answered its start, sends ``LifecycleEvent/didFinishLaunching``
+///    then ``LifecycleEvent/didBecomeActive``. A service that fails to start is reported and the
+///    process runs without it.
 /// 2. The first signal (or ``requestShutdown()``) sends ``LifecycleEvent/willTerminate``, waits
 ///    for every service to answer it (within ``ServiceTimeouts/event``), then stops the services
 ///    in reverse order (each within ``ServiceTimeouts/stop``). A service still waiting to start
 ///    is never started; one whose start is in flight is stopped once it has started.
-/// 3. The process exits with ``cleanExitStatus`` (0) when every service handled
-///    `willTerminate` and stopped without failing or timing out, otherwise with
-///    ``uncleanExitStatus`` (1).
+/// 3. The process exits with ``cleanExitStatus`` (0) only when every service started, handled
+///    `willTerminate` and stopped, none failing or timing out. Any failure gives
+///    ``uncleanExitStatus`` (1): a start that failed or timed out (also that of a service
+///    registered after launch), a `willTerminate` not handled, a stop that failed or timed out.
+///    A service never started because the shutdown began first is no failure.
 /// 4. A second signal during shutdown exits at once, with status 128 + the signal's number
-///    (130 for SIGINT, 143 for SIGTERM), as a shell reports a process killed by that signal.
+///    (130 for SIGINT, 143 for SIGTERM), as a shell reports a process killed by that signal;
+///    even when the main queue is stuck (see below).
+///
+/// A supervisor (systemd, a container runtime, a CI step) can therefore read the status: 0 for a
+/// clean run, 1 for a run in which some service failed, 128 + N for a forced exit.
 ///
 /// The runner reports what it does as lines on standard error, such as
 /// `ServiceRunner: received SIGTERM; shutting down`.
+///
+/// ## Signals and child processes
+/// The runner catches its signals with a handler of its own that only writes the signal's
+/// number to a pipe, which the runner reads on the main queue. It blocks no signal and ignores
+/// none, so the process's threads and the processes its services start keep the usual signal
+/// mask and actions: a child started on the main actor (as in a service's ``Service/start()``)
+/// with Foundation's `Process`, `posix_spawn` or `fork` and `exec` ends on SIGTERM, since `exec`
+/// resets caught signals to their default action. (A child inherits the mask of the thread that
+/// starts it, and libdispatch's worker threads block nearly every signal: off the main actor,
+/// start children with a cleared mask, `posix_spawnattr_setsigmask`.)
+///
+/// When a signal arrives before the main queue has finished with the previous one (the main
+/// queue is busy, or stuck), the handler ends the process itself, with status 128 + the signal:
+/// it writes a line such as `ServiceRunner: received SIGINT while the main queue was still busy
+/// with the previous signal; exiting now with status 130` to standard error (whatever `log` is)
+/// and calls `_exit`, which runs no `atexit` handler and flushes no buffered output. So two
+/// signals always end the process, even one whose main thread is blocked for good.
+///
+/// - Note: Leave the runner's signals to it: do not also watch them with `signal(_:_:)`,
+///   `sigaction` or a Dispatch signal source. The last handler installed wins, and on Linux a
+///   Dispatch signal source hears only signals that every thread blocks.
 ///
 /// ## Threading
 /// Call ``run()`` from the main thread (top-level code in `main.swift`). It runs the main run
 /// loop, which drains the main queue *on the main thread*. Unlike `dispatchMain()`, which on
 /// Linux drains the main queue on another thread, this keeps `Thread.isMainThread` true in
 /// main-actor code, and lets a blocking `Response.value` read on the main thread keep servicing
-/// the main queue. Signals are received by Dispatch signal sources on the main queue, never in a
-/// signal handler, so shutdown code may do anything.
-///
-/// - Note: The runner blocks its signals on the main thread (so that none is lost while Dispatch
-///   sets up), and threads started afterwards inherit that mask. A child process inherits it too:
-///   spawn children with a cleared signal mask (`posix_spawnattr_setsigmask`), or they will not
-///   end on SIGTERM.
+/// the main queue. The runner handles each signal on the main queue, never in the signal
+/// handler, so shutdown code may do anything.
 @MainActor
 @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
 public final class ServiceRunner {
-    /// The exit status after a shutdown in which every service handled `willTerminate` and stopped.
+    /// The exit status after a run in which every service started, handled `willTerminate` and
+    /// stopped: a supervisor reads it as success.
     public static let cleanExitStatus: Int32 = 0
-    /// The exit status after a shutdown in which some service failed or timed out.
+    /// The exit status after a run in which some service failed or timed out: to start (whenever
+    /// it was registered), to handle `willTerminate`, or to stop. Also the status of a second
+    /// ``requestShutdown()``. A supervisor reads it as failure, though the process shut down.
     public static let uncleanExitStatus: Int32 = 1
 
     /// Where the runner is in the life of the process.
@@ -75,9 +107,8 @@ public final class ServiceRunner {
     private let signals: [Int32]
     private let log: @MainActor (String) -> Void
     private let exit: @MainActor (Int32) -> Void
-    private var signalSources: [any DispatchSourceSignal] = []
-    /// Signal sources that Dispatch has not yet registered; the services start at zero.
-    private var unregisteredSources = 0
+    /// Reads the signal numbers that the C handler writes to its pipe; `nil` until ``run()``.
+    private var signalReader: (any DispatchSourceRead)?
     private(set) var state = State.running
 
     /// Makes a runner for `manager`, which must not be started yet: the runner starts it.
@@ -121,7 +152,8 @@ public final class ServiceRunner {
     ///   Otherwise it traps, saying which rule was broken.
     public func run() -> Never {
         precondition(Thread.isMainThread, "ServiceRunner.run() must be called on the main thread, from main.swift")
-        installSignalHandlers()
+        catchSignals()
+        launch()
         while true {
             // Returns after each batch of main-queue work; the main queue keeps the run loop alive.
             _ = RunLoop.main.run(mode: .default, before: .distantFuture)
@@ -137,8 +169,7 @@ public final class ServiceRunner {
 
     // MARK: - Internals, called directly by tests
 
-    /// Starts the manager, then announces launch and activation; nothing once shutdown began
-    /// (a signal can arrive between the registrations of two signal sources).
+    /// Starts the manager, then announces launch and activation; nothing once shutdown began.
     func launch() {
         guard state == .running else { return }
         let starting: Response<Void>
@@ -189,7 +220,9 @@ public final class ServiceRunner {
         terminating.mainActor.onResult { [self] terminated in
             manager.stop().mainActor.onResult { [self] stopped in
                 guard state == .shuttingDown else { return }
-                var problems: [String] = []
+                // Every failed start, including those of services registered after launch, whose
+                // failures only their registration's response carried.
+                var problems = manager.failedStarts.map(\.description)
                 if case .failure(let error) = terminated { problems.append("\(error)") }
                 if case .failure(let error) = stopped { problems.append("\(error)") }
                 if problems.isEmpty {
@@ -209,43 +242,51 @@ public final class ServiceRunner {
         exit(status)
     }
 
-    /// Watches the signals, then launches once Dispatch watches every one of them.
+    /// Catches the signals with the C handler (CResponseKitServices), which writes each one's
+    /// number to a pipe that the main queue reads.
     ///
-    /// Dispatch on Linux receives signals through a `signalfd`, registered asynchronously on its
-    /// manager thread; until then a signal set to `SIG_IGN` would be discarded. So the signals
-    /// are blocked on the main thread first (a blocked signal stays pending instead of being
-    /// discarded, and the `signalfd` picks it up once registered; threads started later inherit
-    /// the mask), and the services start only from the registration handlers, so that a process
-    /// that says it is ready also hears its signals. Measured: without this, a SIGTERM sent
-    /// just after the fixture said `ready` was lost in 4 test runs out of 25 on a loaded two-core machine.
-    private func installSignalHandlers() {
-        var blocked = sigset_t()
-        sigemptyset(&blocked)
-        for signalNumber in signals { sigaddset(&blocked, signalNumber) }
-        pthread_sigmask(SIG_BLOCK, &blocked, nil)
-
-        unregisteredSources = signals.count
-        if signals.isEmpty { launch() }
+    /// Neither blocked nor ignored, the signals leave what threads and child processes inherit
+    /// as it was (a blocked mask and `SIG_IGN` both survive `exec`; a caught signal does not).
+    /// The handler is installed before ``launch()``, so a process that says it is ready also
+    /// hears its signals: one that arrives before the reader is registered with Dispatch waits
+    /// in the pipe. (With Dispatch signal sources, registered asynchronously, a SIGTERM sent just
+    /// after the fixture said `ready` was once lost in 4 test runs out of 25 on a loaded
+    /// two-core machine, until the services started only once every source was registered.)
+    private func catchSignals() {
+        guard !signals.isEmpty else { return }
+        let readEnd = rks_signal_pipe_open()
+        precondition(readEnd >= 0, "ServiceRunner.run(): no pipe for signals: \(String(cString: strerror(errno)))")
+        let reader = DispatchSource.makeReadSource(fileDescriptor: readEnd, queue: .main)
+        // Safe: the handler runs on the main queue, which `run()` drains on the main thread.
+        reader.setEventHandler { [weak self] in
+            MainActor.assumeIsolated { self?.handleSignals(from: readEnd) }
+        }
+        reader.resume()
+        signalReader = reader
         for signalNumber in signals {
-            // Not the default action (ending the process) if a thread that does not block the
-            // signal receives it before Dispatch has installed its own handler.
-            _ = signal(signalNumber, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .main)
-            // Safe: both handlers run on the main queue, which `run()` drains on the main thread.
-            source.setEventHandler { [weak self] in
-                MainActor.assumeIsolated { self?.handleSignal(signalNumber) }
+            let name = Self.name(of: signalNumber)
+            let forcedExitLine =
+                "ServiceRunner: received \(name) while the main queue was still busy with the previous signal; "
+                + "exiting now with status \(128 + signalNumber)\n"
+            guard rks_signal_catch(signalNumber, forcedExitLine) == 0 else {
+                preconditionFailure("ServiceRunner.run(): cannot catch \(name): \(String(cString: strerror(errno)))")
             }
-            source.setRegistrationHandler { [weak self] in
-                MainActor.assumeIsolated { self?.sourceRegistered() }
-            }
-            source.resume()
-            signalSources.append(source)
         }
     }
 
-    private func sourceRegistered() {
-        unregisteredSources -= 1
-        if unregisteredSources == 0 { launch() }
+    /// Handles the signals waiting in the pipe, in order of arrival; tells the C handler after
+    /// each, so that a signal arriving meanwhile forces the exit there if this one never returns.
+    private func handleSignals(from readEnd: Int32) {
+        var numbers = [UInt8](repeating: 0, count: 16)
+        while true {
+            let count = numbers.withUnsafeMutableBytes { read(readEnd, $0.baseAddress, $0.count) }
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { return }  // EAGAIN: the pipe is empty
+            for number in numbers[..<count] {
+                handleSignal(Int32(number))
+                rks_signal_handled()
+            }
+        }
     }
 
     /// `SIGINT`, `SIGTERM`, or `signal N`.

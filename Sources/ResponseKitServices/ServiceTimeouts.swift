@@ -5,6 +5,7 @@
 /// as timed out (its error is `ResponseError.deadlineExceeded`), its response is cancelled, and the
 /// manager goes on with the other services.
 ///
+/// <!-- example: fragment @MainActor -->
 /// ```swift
 /// let manager = ServiceManager(timeouts: ServiceTimeouts(stop: .seconds(2)))
 /// ```

@@ -9,17 +9,29 @@ import ResponseKit
 ///
 /// Apps use ``DispatchServiceTimer`` (the default, also spelled `.dispatch`). Tests inject a timer
 /// whose responses they succeed by hand, so that a hanging service times out exactly when the test
-/// says, and no test sleeps:
+/// says, and no test sleeps: ``SchedulerServiceTimer`` over a `ManualScheduler` (below), or one of
+/// their own:
 ///
 /// ```swift
+/// import ResponseKit
+/// import ResponseKitServices
+/// import Synchronization
+///
+/// @available(macOS 15, iOS 18, tvOS 18, watchOS 11, *)   // Mutex
 /// final class ManualTimer: ServiceTimer {
-///     private let resolvers = LockedResolvers()   // a lock-guarded [Resolver<Void>]
+///     private let resolvers = Mutex<[Resolver<Void>]>([])
 ///     func timeout(after duration: Duration) -> Response<Void> {
 ///         let (response, resolver) = Response<Void>.pending(on: .immediate)
-///         resolvers.append(resolver)
+///         resolvers.withLock { $0.append(resolver) }
 ///         return response
 ///     }
-///     func fireAll() { resolvers.removeAll().forEach { $0.succeed() } }
+///     func fireAll() {
+///         let due = resolvers.withLock { resolvers in
+///             defer { resolvers = [] }
+///             return resolvers
+///         }
+///         for resolver in due { resolver.succeed() }
+///     }
 /// }
 /// ```
 @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
@@ -45,6 +57,7 @@ extension ServiceTimer where Self == DispatchServiceTimer {
 /// and composition (`timeout`, `delay`, `retry`) count time the same way, and tests can drive
 /// both with one `ManualScheduler`.
 ///
+/// <!-- example: fragment @MainActor -->
 /// ```swift
 /// let scheduler = ManualScheduler()
 /// let manager = ServiceManager(timer: SchedulerServiceTimer(scheduler))

@@ -104,6 +104,52 @@ struct ServiceRunnerTests {
         #expect(bed.journal.lines.last == "stop a", "a failed event still lets the service stop")
     }
 
+    // MARK: - Exit status after a failed start
+
+    @Test func exitsWithTheUncleanStatus_whenAServiceFailedToStart() async throws {
+        try bed.service("a", start: .fail)
+        let healthy = try bed.service("b")
+        let runner = makeRunner()
+        runner.launch()
+        _ = await outcome(of: healthy.called("didBecomeActive"))
+
+        runner.handleSignal(SIGINT)
+
+        #expect(try await outcome(of: exited.response).get() == ServiceRunner.uncleanExitStatus)
+        #expect(bed.journal.lines.suffix(2) == ["b handles willTerminate", "stop b"])
+        #expect(
+            logged.lines.last
+                == "shutdown not clean (a failed to start: scripted failure); exiting with status 1")
+    }
+
+    @Test func exitsWithTheUncleanStatus_whenAServiceRegisteredAfterLaunchFailedToStart() async throws {
+        let healthy = try bed.service("a")
+        let runner = makeRunner()
+        runner.launch()
+        _ = await outcome(of: healthy.called("didBecomeActive"))
+        try bed.service("late", start: .fail)
+        _ = await outcome(of: bed.registrations["late"]!)
+
+        runner.handleSignal(SIGTERM)
+
+        #expect(try await outcome(of: exited.response).get() == ServiceRunner.uncleanExitStatus)
+        #expect(logged.lines.last?.contains("late failed to start: scripted failure") == true)
+    }
+
+    @Test func exitsWithTheUncleanStatus_whenAStartInFlightFailsDuringTheShutdown() async throws {
+        let slow = try bed.service("a", start: .hold)
+        let runner = makeRunner()
+        runner.launch()
+
+        runner.handleSignal(SIGTERM)
+        slow.held["start"]?.fail(TestError())
+
+        #expect(try await outcome(of: exited.response).get() == ServiceRunner.uncleanExitStatus)
+        #expect(bed.journal.lines == ["start a"], "a failed to start: nothing to stop")
+    }
+
+    // MARK: - Forced exit
+
     @Test func aSecondSignalDuringShutdown_forcesTheExit_withStatus128PlusTheSignal() async throws {
         let stuck = try bed.service("a", stop: .hold)
         let runner = makeRunner()
@@ -149,8 +195,8 @@ struct ServiceRunnerTests {
         try bed.service("a")
         let runner = makeRunner()
 
-        runner.handleSignal(SIGTERM)  // one signal source registered, the other not yet
-        runner.launch()  // the last registration: too late, nothing starts
+        runner.handleSignal(SIGTERM)  // as a shutdown the app requests before `run()` launches
+        runner.launch()  // too late: nothing starts
 
         #expect(try await outcome(of: exited.response).get() == ServiceRunner.cleanExitStatus)
         #expect(bed.journal.lines.isEmpty)

@@ -14,30 +14,41 @@ final class EchoService: Service {
         case hang
     }
 
-    struct StopFailed: Error, CustomStringConvertible {
+    struct ToldToFail: Error, CustomStringConvertible {
         var description: String { "the fixture was told to fail" }
     }
 
     let name: String
+    private let startFails: Bool
     private let stopAnswer: StopAnswer
-    private let announcesReady: Bool
+    /// Called after the service said `ready`; `nil` unless it is the announcer.
+    private let onReady: (@MainActor () -> Void)?
     /// Kept so that a hanging stop stays pending rather than being released unanswered.
     private var hangingStop: Response<Void>.Resolver?
 
-    init(name: String, stopAnswer: StopAnswer = .succeed, announcesReady: Bool = false) {
+    init(
+        name: String,
+        startFails: Bool = false,
+        stopAnswer: StopAnswer = .succeed,
+        onReady: (@MainActor () -> Void)? = nil
+    ) {
         self.name = name
+        self.startFails = startFails
         self.stopAnswer = stopAnswer
-        self.announcesReady = announcesReady
+        self.onReady = onReady
     }
 
     func start() -> Response<Void> {
         say("start \(name)")
-        return .succeeded((), on: .immediate)
+        return startFails ? .failed(ToldToFail(), on: .immediate) : .succeeded((), on: .immediate)
     }
 
     func handle(_ event: LifecycleEvent) -> Response<Void> {
         say("event \(name) \(event)")
-        if announcesReady, event == .didBecomeActive { say("ready") }
+        if let onReady, event == .didBecomeActive {
+            say("ready")
+            onReady()
+        }
         return .succeeded((), on: .immediate)
     }
 
@@ -47,7 +58,7 @@ final class EchoService: Service {
         case .succeed:
             return .succeeded((), on: .immediate)
         case .fail:
-            return .failed(StopFailed(), on: .immediate)
+            return .failed(ToldToFail(), on: .immediate)
         case .hang:
             let (response, resolver) = Response<Void>.pending(on: .immediate)
             hangingStop = resolver  // kept, never resolved: the stop hangs (a dropped resolver would fail it)

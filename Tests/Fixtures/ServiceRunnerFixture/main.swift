@@ -1,3 +1,4 @@
+import Dispatch
 import ResponseKit
 import ResponseKitDemoCore
 import ResponseKitServices
@@ -15,29 +16,64 @@ import Musl
 //
 //     ServiceRunnerFixture <mode> <analytics log path>
 //
-// Modes say how the "database" service answers stop():
-//   clean         succeeds                          -> exit status 0
-//   failing-stop  fails                             -> exit status 1
-//   hanging-stop  never answers; stop timeout 0.2 s -> exit status 1
-//   stuck-stop    never answers; stop timeout 1 h   -> a second signal forces exit 128 + signal
+// Modes:
+//   clean          every service starts and stops                    -> exit status 0
+//   failing-stop   "database" fails to stop                          -> exit status 1
+//   hanging-stop   "database" never answers stop; stop timeout 0.2 s -> exit status 1
+//   stuck-stop     "database" never answers stop; stop timeout 1 h   -> a second signal forces exit 128 + signal
+//   failing-start  "database" fails to start; the others run         -> exit status 1
+//   child-process  a fourth service, "spawner", starts /bin/sleep 300 and says `child <pid>`;
+//                  its stop ends the child with SIGTERM (stop timeout 5 s) -> exit status 0
+//   stuck-main     after `ready`, the main thread sends itself SIGTERM, says `stuck` and blocks
+//                  for good                                          -> a second signal forces exit 128 + signal
+
+/// What a mode changes.
+struct Mode {
+    var databaseStartFails = false
+    var databaseStop = EchoService.StopAnswer.succeed
+    var stopTimeout = Duration.seconds(30)
+    var spawnsChild = false
+    var blocksMainThreadAfterReady = false
+}
 
 let arguments = CommandLine.arguments
-let modes: [String: (EchoService.StopAnswer, Duration)] = [
-    "clean": (.succeed, .seconds(30)),
-    "failing-stop": (.fail, .seconds(30)),
-    "hanging-stop": (.hang, .milliseconds(200)),
-    "stuck-stop": (.hang, .seconds(3600)),
+let modes: [String: Mode] = [
+    "clean": Mode(),
+    "failing-stop": Mode(databaseStop: .fail),
+    "hanging-stop": Mode(databaseStop: .hang, stopTimeout: .milliseconds(200)),
+    "stuck-stop": Mode(databaseStop: .hang, stopTimeout: .seconds(3600)),
+    "failing-start": Mode(databaseStartFails: true),
+    "child-process": Mode(stopTimeout: .seconds(5), spawnsChild: true),
+    "stuck-main": Mode(blocksMainThreadAfterReady: true),
 ]
-guard arguments.count == 3, let (stopAnswer, stopTimeout) = modes[arguments[1]] else {
-    say("usage: ServiceRunnerFixture clean|failing-stop|hanging-stop|stuck-stop <analytics log path>")
+guard arguments.count == 3, let mode = modes[arguments[1]] else {
+    say("usage: ServiceRunnerFixture \(modes.keys.sorted().joined(separator: "|")) <analytics log path>")
     exit(64)
 }
 
-let services = ServiceManager(timeouts: ServiceTimeouts(stop: stopTimeout))
+/// Sends SIGTERM to the main thread itself (its handler has run once `pthread_kill` returns),
+/// says `stuck`, and blocks the main thread for good in a read that never ends: the runner can
+/// never read that first signal.
+@MainActor
+func blockMainThreadAfterASignal() {
+    DispatchQueue.main.async {
+        pthread_kill(pthread_self(), SIGTERM)
+        say("stuck")
+        var ends: [Int32] = [-1, -1]
+        _ = pipe(&ends)
+        var byte: UInt8 = 0
+        while true { _ = read(ends[0], &byte, 1) }  // the write end stays open: no byte, no end of file
+    }
+}
+
+let services = ServiceManager(timeouts: ServiceTimeouts(stop: mode.stopTimeout))
 let analytics = AnalyticsService(logFile: arguments[2])
 // Stopped last (reverse order), so in stuck-stop mode its log holds only what willTerminate flushed.
 try services.register(analytics)
-try services.register(EchoService(name: "database", stopAnswer: stopAnswer))
-try services.register(EchoService(name: "announcer", announcesReady: true))
+try services.register(
+    EchoService(name: "database", startFails: mode.databaseStartFails, stopAnswer: mode.databaseStop))
+if mode.spawnsChild { try services.register(ChildProcessService()) }
+try services.register(
+    EchoService(name: "announcer", onReady: mode.blocksMainThreadAfterReady ? blockMainThreadAfterASignal : {}))
 analytics.track("fixture \(arguments[1])")
 ServiceRunner(manager: services).run()

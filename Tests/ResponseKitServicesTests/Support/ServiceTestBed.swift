@@ -36,16 +36,18 @@ final class ServiceTestBed {
         reported.map(\.description)
     }
 
-    /// Makes a scripted service and registers it.
+    /// Makes a scripted service and registers it, as if from the test's line: errors name that site.
     @discardableResult
     func service(
         _ name: String,
         start: Answer = .succeed,
         event: Answer = .succeed,
-        stop: Answer = .succeed
+        stop: Answer = .succeed,
+        file: StaticString = #fileID,
+        line: UInt = #line
     ) throws -> ScriptedService {
         let service = ScriptedService(name: name, journal: journal, start: start, event: event, stop: stop)
-        registrations[name] = try manager.register(service)
+        registrations[name] = try manager.register(service, file: file, line: line)
         return service
     }
 
