@@ -51,7 +51,16 @@ let package = Package(
             path: "Benchmarks/ResponseStress"
         ),
 
-        .testTarget(name: "ResponseKitTests", dependencies: ["ResponseKit", "ResponseKitTesting"]),
+        // A command-line program the engine's tests run as a child process (what happens at exit).
+        .executableTarget(
+            name: "ResponseKitFixture",
+            dependencies: ["ResponseKit"],
+            path: "Tests/Fixtures/ResponseKitFixture"
+        ),
+        .testTarget(
+            name: "ResponseKitTests",
+            dependencies: ["ResponseKit", "ResponseKitTesting", "ResponseKitFixture"]
+        ),
         .testTarget(name: "ResponseKitTestingTests", dependencies: ["ResponseKit", "ResponseKitTesting"]),
         .testTarget(
             name: "ResponseKitServicesTests",

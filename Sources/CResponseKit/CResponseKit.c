@@ -9,6 +9,7 @@
 #endif
 
 uint32_t rk_tracking_enabled_flag = 0;
+uint32_t rk_main_jobs_flag = 0;
 
 #if defined(__APPLE__)
 

@@ -7,12 +7,21 @@ import CResponseKit
 /// which is a normal race) is reported through ``ResponseDiagnostics`` with both sites.
 ///
 /// ```swift
-/// let (response, resolver) = Response<Data>.pending()
-/// let task = download(url) { data, error in
-///     if let data { resolver.succeed(data) } else { resolver.fail(error ?? URLError(.unknown)) }
+/// import Foundation
+/// #if canImport(FoundationNetworking)
+/// import FoundationNetworking   // URLSession, on Linux
+/// #endif
+/// import ResponseKit
+///
+/// func download(_ url: URL) -> Response<Data> {
+///     let (response, resolver) = Response<Data>.pending()
+///     let task = URLSession.shared.dataTask(with: url) { data, _, error in
+///         if let data { resolver.succeed(data) } else { resolver.fail(error ?? URLError(.unknown)) }
+///     }
+///     resolver.onCancel { task.cancel() }
+///     task.resume()
+///     return response
 /// }
-/// resolver.onCancel { task.cancel() }
-/// return response
 /// ```
 ///
 /// **Releasing every copy of the resolver before resolving fails the response** with

@@ -23,11 +23,13 @@ public struct ResponseDiagnostic: Sendable, CustomStringConvertible {
         /// thread, or, for a wait asleep outside the main thread and any task, by ResponseKit's
         /// long-wait watch, on a queue of its own.
         public static let longWait = Kind(description: "longWait")
-        /// A blocking wait started inside a main-queue job (a `DispatchQueue.main` block, a
-        /// `@MainActor` task, a `.main` callback run during another wait) on a response that was not
-        /// done. The main queue can run nothing else until that job returns: the wait runs
-        /// ResponseKit's own main-queue work, but work that needs any other main-queue job can
-        /// never finish. Reported at once, naming the response.
+        /// A blocking wait inside a main-queue job (a `DispatchQueue.main` block, a `@MainActor`
+        /// task or test, a `.main` callback run during another wait) has waited longer than
+        /// ``ResponseDiagnostics/mainQueueBlockedThreshold`` (half a second by default). The main
+        /// queue can run nothing else until that job returns: the wait runs ResponseKit's own
+        /// main-queue work, but work that needs any other main-queue job can never finish.
+        /// Reported once per wait, naming the response; a wait that ends sooner (its work done
+        /// off the main queue, or by ResponseKit's own main-queue jobs) is never reported.
         public static let mainQueueBlocked = Kind(description: "mainQueueBlocked")
         /// A pending response's last resolver was released before it was resolved: the response
         /// failed with ``ResponseError/abandoned``, so its callbacks and waiters hear of it.
@@ -36,9 +38,14 @@ public struct ResponseDiagnostic: Sendable, CustomStringConvertible {
         /// ``ResponseError/returnedSelf`` instead of waiting for itself forever.
         public static let returnedSelf = Kind(description: "returnedSelf")
         /// A tracked response has been pending longer than the watchdog's threshold (see
-        /// ``ResponseTracking/startWatchdog(threshold:interval:)``). Reported once per response,
+        /// ``ResponseTracking/startWatchdog(threshold:interval:)-(Duration,_)``). Reported once per response,
         /// with its creation site, age, executor and number of observers; the response goes on.
         public static let longPending = Kind(description: "longPending")
+        /// The process exited with deliveries still queued for the main queue that never ran
+        /// (`.main` and main-actor callbacks, `Response(on: .main)` bodies): nobody serviced the
+        /// main queue (`dispatchMain()`, `RunLoop.main.run()`), or the process exited before it
+        /// got to them. Reported once, at exit, with how many and the creation site of the first.
+        public static let lostAtExit = Kind(description: "lostAtExit")
     }
 
     /// What kind of problem this is.
@@ -75,14 +82,16 @@ public struct ResponseDiagnostic: Sendable, CustomStringConvertible {
 /// By default each diagnostic is written as one line to standard error. Set ``handler`` once at
 /// start-up to send them to your logger, or in a test to record them:
 ///
+/// <!-- example: fragment -->
 /// ```swift
-/// ResponseDiagnostics.handler = { diagnostic in logger.warning("\(diagnostic)") }
+/// ResponseDiagnostics.handler = { diagnostic in print("warning: \(diagnostic)") }   // or your logger
 /// ```
 public enum ResponseDiagnostics {
     private struct Settings: Sendable {
         var handler: @Sendable (ResponseDiagnostic) -> Void = ResponseDiagnostics.writeToStandardError
         /// Nanoseconds (not a `Duration`, which needs macOS 13 / iOS 16: blocking waits read it).
         var longWaitThresholdNanoseconds: UInt64 = 10_000_000_000
+        var mainQueueBlockedThresholdNanoseconds: UInt64 = 500_000_000
     }
 
     private static let settings = LockedBox.make(Settings())
@@ -104,16 +113,37 @@ public enum ResponseDiagnostics {
     public static var longWaitThreshold: Duration {
         get { .nanoseconds(Int64(clamping: longWaitThresholdNanoseconds)) }
         set {
-            let (seconds, attoseconds) = max(newValue, .milliseconds(1)).components
-            let (scaled, overflow) = UInt64(clamping: seconds).multipliedReportingOverflow(by: 1_000_000_000)
-            let (nanoseconds, carry) = scaled.addingReportingOverflow(UInt64(attoseconds / 1_000_000_000))
-            settings.withLock { $0.longWaitThresholdNanoseconds = overflow || carry ? .max : nanoseconds }
+            let nanoseconds = max(newValue, .milliseconds(1)).saturatingNanoseconds
+            settings.withLock { $0.longWaitThresholdNanoseconds = nanoseconds }
         }
     }
 
     /// ``longWaitThreshold`` in nanoseconds, at the package's platform floor.
     static var longWaitThresholdNanoseconds: UInt64 {
         settings.withLock { $0.longWaitThresholdNanoseconds }
+    }
+
+    /// How long a blocking wait inside a main-queue job may take before a
+    /// ``ResponseDiagnostic/Kind/mainQueueBlocked`` diagnostic is reported (once per wait; the
+    /// wait goes on). Half a second by default.
+    ///
+    /// Why a delay rather than a report at once: from inside the wait, ResponseKit cannot tell
+    /// work that a global queue finishes in a moment from work that needs the main queue this
+    /// wait holds. Reported at once, every such wait was a false alarm in the common case. Half a
+    /// second is long enough that work done elsewhere has finished, and short enough that a
+    /// wait that can never finish is named promptly (it also freezes an app's interface).
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+    public static var mainQueueBlockedThreshold: Duration {
+        get { .nanoseconds(Int64(clamping: mainQueueBlockedThresholdNanoseconds)) }
+        set {
+            let nanoseconds = max(newValue, .zero).saturatingNanoseconds
+            settings.withLock { $0.mainQueueBlockedThresholdNanoseconds = nanoseconds }
+        }
+    }
+
+    /// ``mainQueueBlockedThreshold`` in nanoseconds, at the package's platform floor.
+    static var mainQueueBlockedThresholdNanoseconds: UInt64 {
+        settings.withLock { $0.mainQueueBlockedThresholdNanoseconds }
     }
 
     /// The default handler: one line on standard error.

@@ -3,11 +3,14 @@
 /// Compare with the static members; new codes may be added without breaking a `switch`,
 /// because there is none to break:
 ///
+/// <!-- example: fragment -->
 /// ```swift
+/// let response = Response<String>(on: .global()) { "Ada" }   // say, a slow fetch
 /// do {
 ///     let user = try response.wait(timeout: .seconds(2))
+///     print("hello, \(user)")
 /// } catch let error as ResponseError where error == .timedOut {
-///     showSpinnerForLonger()
+///     print("still loading: keep the spinner")
 /// }
 /// ```
 public struct ResponseError: Error, Hashable, Sendable, CustomStringConvertible {
@@ -31,7 +34,7 @@ public struct ResponseError: Error, Hashable, Sendable, CustomStringConvertible 
 
     /// A ``Response/timeout(after:scheduler:file:line:)`` fired before the response it guards
     /// finished: the derived response failed with this error, and the response it waited on was
-    /// cancelled (unless another derived response still waits on it), so the work can stop.
+    /// cancelled (unless someone else still waits for it), so the work can stop.
     ///
     /// ResponseKitServices fails a service's step with it too, when the service does not answer
     /// within its limit. Compare ``timedOut``, where only a blocking wait gave up.

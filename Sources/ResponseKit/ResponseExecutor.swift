@@ -12,6 +12,7 @@ import Dispatch
 /// - ``custom(_:)``: your own ``CallbackExecutor``, such as `ManualExecutor` from
 ///   `ResponseKitTesting`, which runs callbacks only when a test says so.
 ///
+/// <!-- example: fragment -->
 /// ```swift
 /// let (response, resolver) = Response<Int>.pending(on: .immediate)
 /// ```
@@ -120,6 +121,7 @@ final class CustomExecutorBox: Sendable {
 /// Conforming types must run every job exactly once, and in the order they were submitted, so
 /// that callbacks registered on a response run in registration order.
 ///
+/// <!-- example: fragment -->
 /// ```swift
 /// struct LoggingExecutor: CallbackExecutor {
 ///     func execute(_ job: @escaping @Sendable () -> Void) {

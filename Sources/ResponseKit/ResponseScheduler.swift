@@ -6,11 +6,14 @@ import Dispatch
 /// Production code uses ``dispatch`` (the default). Tests pass `ManualScheduler` from
 /// `ResponseKitTesting` and move time by hand, so they never sleep:
 ///
+/// <!-- example: fragment -->
 /// ```swift
 /// let scheduler = ManualScheduler()
-/// let response = slowWork().timeout(after: .seconds(5), scheduler: scheduler)
+/// let (slowWork, resolver) = Response<Int>.pending(on: .immediate)   // nothing resolves it in time
+/// let response = slowWork.timeout(after: .seconds(5), scheduler: scheduler)
 /// scheduler.advance(by: .seconds(5))
 /// #expect(throws: ResponseError.deadlineExceeded) { try response.value }
+/// #expect(resolver.isCancelled)                                      // and the work was told to stop
 /// ```
 ///
 /// Needs macOS 13, iOS 16, tvOS 16 or watchOS 9: delays are `Duration`s.

@@ -28,9 +28,10 @@ struct BlockingWaiterPoolTests {
         }
         #expect(response.addWaiter(waiter))
         let deadline = Self.now + 20_000_000
-        let wait = BlockingWait(response: response, waiter: waiter, deadline: deadline, inTask: false)
+        let wait = BlockingWait(
+            response: response, waiter: waiter, place: .elsewhere, deadline: deadline, inTask: false)
 
-        #expect(wait.run(in: .elsewhere) == .timedOut)
+        #expect(wait.run() == .timedOut)
         #expect(Self.now >= deadline)
         #expect(response.removeWaiter(waiter))
     }
@@ -46,9 +47,9 @@ struct BlockingWaiterPoolTests {
         let finished = DispatchSemaphore(value: 0)
         let endedDone = Recorder<Bool>()
         Thread {
-            let wait = BlockingWait(response: response, waiter: waiter, deadline: nil, inTask: false)
+            let wait = BlockingWait(response: response, waiter: waiter, place: .elsewhere, deadline: nil, inTask: false)
             blocking.signal()
-            let outcome = wait.run(in: .elsewhere)
+            let outcome = wait.run()
             endedDone.record(outcome == .done && response.isDone)
             finished.signal()
         }.start()

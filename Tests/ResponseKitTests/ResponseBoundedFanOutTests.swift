@@ -13,9 +13,10 @@ struct ResponseBoundedFanOutTests {
         func make(_ index: Int) -> Response<Int> {
             let (response, resolver) = Response<Int>.pending(on: .immediate)
             log.record(index + 1)
-            response.onResult { _ in self.log.record(-(index + 1)) }  // before the fan-out hears of it
             started.record(resolver)
-            return response
+            // Logs the end before the fan-out hears of it. A derived response, not a callback: a
+            // callback would wait for the response too, and keep the fan-out from cancelling it.
+            return response.always { _ in self.log.record(-(index + 1)) }
         }
 
         /// The most responses that were pending at once.

@@ -26,8 +26,6 @@ struct ResponseCombineTests {
         let (a, resolveA) = Response<Int>.pending(on: .immediate)
         let (b, resolveB) = Response<Int>.pending(on: .immediate)
         let (c, resolveC) = Response<Int>.pending(on: .immediate)
-        let failures = Recorder<String>()
-        b.onFailure { failures.record("b: \(type(of: $0))") }
         let combined = Response.all([a, b, c], on: .immediate)
 
         resolveA.succeed(1)
@@ -35,8 +33,24 @@ struct ResponseCombineTests {
 
         #expect(combined.error as? TestError == TestError(code: 3))
         #expect(resolveB.isCancelled)
-        #expect(failures.values == ["b: CancellationError"])
+        #expect(b.error is CancellationError)
         #expect(!resolveC.isCancelled)
+    }
+
+    @Test func all_firstFailure_leavesAnInputSomeoneElseObserves_running() throws {
+        let (a, resolveA) = Response<Int>.pending(on: .immediate)
+        let (b, resolveB) = Response<Int>.pending(on: .immediate)
+        let failures = Recorder<String>()
+        b.onFailure { failures.record("b: \(type(of: $0))") }  // a presenter of its own
+        let combined = Response.all([a, b], on: .immediate)
+
+        resolveA.fail(TestError(code: 1))
+
+        #expect(combined.error as? TestError == TestError(code: 1))
+        #expect(!resolveB.isCancelled)
+        #expect(failures.values.isEmpty)
+        resolveB.succeed(2)
+        #expect(try b.value == 2)
     }
 
     @Test func all_stragglersThatFailAfterTheFirstFailure_areNotReported() {

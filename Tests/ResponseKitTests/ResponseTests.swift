@@ -25,6 +25,16 @@ struct ResponseTests {
         #expect("\(response.executor)" == "main")
     }
 
+    @Test func succeededVoid_needsNoArgument_likeTheResolversSucceed() throws {
+        let started: Response<Void> = .succeeded()
+        #expect(started.isSuccessful)
+        #expect("\(started.executor)" == "main")
+        try started.value
+        let inline = Response<Void>.succeeded(on: .immediate)
+        #expect("\(inline.executor)" == "immediate")
+        #expect(inline.line == UInt(#line) - 2)
+    }
+
     @Test func failedResolution_isDoneButNotSuccessful() {
         let (response, resolver) = Response<Int>.pending(on: .immediate)
         resolver.fail(TestError(code: 7))

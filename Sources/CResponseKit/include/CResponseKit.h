@@ -167,4 +167,20 @@ static inline void rk_set_tracking_enabled(bool enabled) {
     __atomic_store_n(&rk_tracking_enabled_flag, enabled ? 1u : 0u, __ATOMIC_RELAXED);
 }
 
+/// Non-zero while ResponseKit's main-queue jobs may be waiting to run (a drain is scheduled or
+/// under way): written under `MainQueueJobs`' lock, read without it by blocking reads, so that a
+/// read off the main queue, or with nothing queued, never asks Dispatch where it runs.
+extern uint32_t rk_main_jobs_flag;
+
+/// Whether ResponseKit's main-queue jobs may be waiting to run. A `true` can be stale (the
+/// drain is ending); a `false` read after seeing a delivery's effects (acquire) is not.
+static inline bool rk_main_jobs_maybe_pending(void) {
+    return __atomic_load_n(&rk_main_jobs_flag, __ATOMIC_RELAXED) != 0;
+}
+
+/// Records whether ResponseKit's main-queue jobs may be waiting to run (under their lock).
+static inline void rk_set_main_jobs_maybe_pending(bool pending) {
+    __atomic_store_n(&rk_main_jobs_flag, pending ? 1u : 0u, __ATOMIC_RELAXED);
+}
+
 #endif

@@ -6,6 +6,9 @@
 extension Response {
     /// Makes a response from a call that reports through a `(value, error)` completion handler.
     ///
+    /// `on:` is the executor that delivers the response's callbacks (``ResponseExecutor/main`` by
+    /// default), not where the call runs.
+    ///
     /// `body` runs at once, on the calling thread, and hands `handler` to the call. The handler's
     /// first call finishes the response: an error fails it, else a value succeeds it, and neither
     /// (`handler(nil, nil)`) fails it with ``ResponseError/neitherValueNorError``. A later call
@@ -14,9 +17,16 @@ extension Response {
     /// calling it leaves nobody to finish the response, which then fails with
     /// ``ResponseError/abandoned``. An error `body` throws fails the response.
     ///
+    /// <!-- example: fragment -->
     /// ```swift
-    /// // func signIn(_ user: String, completion: @escaping (UserState?, Error?) -> Void)
-    /// func execute(_ user: String) -> Response<UserState> {
+    /// struct UserState: Sendable { let name: String }
+    /// struct AuthAPI {   // an SDK's API, with a completion handler
+    ///     func signIn(_ user: String, completion: @escaping @Sendable (UserState?, (any Error)?) -> Void) {
+    ///         completion(UserState(name: user), nil)
+    ///     }
+    /// }
+    ///
+    /// func signIn(_ user: String, with api: AuthAPI) -> Response<UserState> {
     ///     .wrap { handler in api.signIn(user, completion: handler) }
     /// }
     /// ```
@@ -50,17 +60,26 @@ extension Response {
     /// Makes a response from a call that reports through a `(value, error)` completion handler
     /// and returns something that can stop it: cancelling the response cancels the call.
     ///
+    /// `on:` is the executor that delivers the response's callbacks (``ResponseExecutor/main`` by
+    /// default), not where the call runs.
+    ///
     /// As ``wrap(on:file:line:_:)-(_,_,_,((Value?,(Error)?)->Void)->Void)``, and besides, once the
     /// response is cancelled (``Response/cancel()``, or a derived response that lets it go), the
     /// handle `body` returned is cancelled, on the cancelling thread. The handler's own report of
     /// the cancellation, when it comes, is quietly ignored.
     ///
     /// ```swift
-    /// extension URLSessionTask: ResponseCancellable {}
+    /// import Foundation
+    /// #if canImport(FoundationNetworking)
+    /// import FoundationNetworking   // URLSession, on Linux
+    /// #endif
+    /// import ResponseKit
+    ///
+    /// extension URLSessionTask: @retroactive ResponseCancellable {}
     ///
     /// func download(_ url: URL) -> Response<Data> {
     ///     .wrap { handler in
-    ///         let task = session.dataTask(with: url) { data, _, error in handler(data, error) }
+    ///         let task = URLSession.shared.dataTask(with: url) { data, _, error in handler(data, error) }
     ///         task.resume()
     ///         return task
     ///     }
@@ -86,13 +105,24 @@ extension Response {
 
     /// Makes a response from a call that reports through a `Result` completion handler.
     ///
+    /// `on:` is the executor that delivers the response's callbacks (``ResponseExecutor/main`` by
+    /// default), not where the call runs.
+    ///
     /// As ``wrap(on:file:line:_:)-(_,_,_,((Value?,(Error)?)->Void)->Void)``: the handler's first
     /// call finishes the response with its result; a later one is reported. The handler's
     /// failure type may be any error type, such as a call's own `NetworkError`.
     ///
+    /// <!-- example: fragment -->
     /// ```swift
-    /// // func fetchCities(completion: @escaping (Result<[City], NetworkError>) -> Void)
-    /// let cities = Response<[City]>.wrap { handler in api.fetchCities(completion: handler) }
+    /// struct City: Sendable { let name: String }
+    /// struct NetworkError: Error {}
+    /// struct CitiesAPI {   // an SDK's API, with a completion handler
+    ///     func fetchCities(completion: @escaping @Sendable (Result<[City], NetworkError>) -> Void) {
+    ///         completion(.success([City(name: "Lima")]))
+    ///     }
+    /// }
+    ///
+    /// let cities = Response<[City]>.wrap { handler in CitiesAPI().fetchCities(completion: handler) }
     /// ```
     ///
     /// - Parameters:
@@ -116,8 +146,19 @@ extension Response {
     /// Makes a response from a call that reports through a `Result` completion handler and
     /// returns something that can stop it: cancelling the response cancels the call.
     ///
+    /// `on:` is the executor that delivers the response's callbacks (``ResponseExecutor/main`` by
+    /// default), not where the call runs.
+    ///
+    /// <!-- example: fragment -->
     /// ```swift
-    /// let cities = Response<[City]>.wrap { handler in api.fetchCities(completion: handler) }   // returns a Task
+    /// struct City: Sendable { let name: String }
+    /// struct CitiesAPI {   // an SDK's API whose call returns the task doing the work
+    ///     func fetchCities(completion: @escaping @Sendable (Result<[City], any Error>) -> Void) -> Task<Void, Never> {
+    ///         Task { completion(.success([City(name: "Lima")])) }
+    ///     }
+    /// }
+    ///
+    /// let cities = Response<[City]>.wrap { handler in CitiesAPI().fetchCities(completion: handler) }
     /// ```
     ///
     /// - Parameters:
@@ -140,11 +181,18 @@ extension Response {
     /// Makes a response from a call whose completion handler takes only a value: the call cannot
     /// fail (unless `body` throws).
     ///
+    /// `on:` is the executor that delivers the response's callbacks (``ResponseExecutor/main`` by
+    /// default), not where the call runs.
+    ///
     /// The handler's first call succeeds the response; a later one is reported.
     ///
+    /// <!-- example: fragment -->
     /// ```swift
-    /// // func countUnread(completion: @escaping (Int) -> Void)
-    /// let unread = Response<Int>.wrap { handler in inbox.countUnread(completion: handler) }
+    /// struct Inbox {   // an SDK's API, with a completion handler that cannot fail
+    ///     func countUnread(completion: @escaping @Sendable (Int) -> Void) { completion(3) }
+    /// }
+    ///
+    /// let unread = Response<Int>.wrap { handler in Inbox().countUnread(completion: handler) }
     /// ```
     ///
     /// - Parameters:
@@ -168,9 +216,19 @@ extension Response {
     /// Makes a response from a call whose completion handler takes only a value and that returns
     /// something that can stop it: cancelling the response cancels the call.
     ///
+    /// `on:` is the executor that delivers the response's callbacks (``ResponseExecutor/main`` by
+    /// default), not where the call runs.
+    ///
+    /// <!-- example: fragment -->
     /// ```swift
-    /// // func fetchCount(completion: @escaping (Int) -> Void) -> () -> Void   (returns "stop")
-    /// let count = Response<Int>.wrap { handler in ResponseCancellation(counter.fetchCount(completion: handler)) }
+    /// struct Counter {   // an SDK's API whose call returns a closure that stops it
+    ///     func fetchCount(completion: @escaping @Sendable (Int) -> Void) -> @Sendable () -> Void {
+    ///         completion(3)
+    ///         return {}
+    ///     }
+    /// }
+    ///
+    /// let count = Response<Int>.wrap { handler in ResponseCancellation(Counter().fetchCount(completion: handler)) }
     /// ```
     ///
     /// - Parameters:
@@ -220,12 +278,19 @@ extension Response where Value == Void {
     /// Makes a `Response<Void>` from a call that reports through an `(Error?)` completion
     /// handler: `nil` succeeds the response, an error fails it.
     ///
+    /// `on:` is the executor that delivers the response's callbacks (``ResponseExecutor/main`` by
+    /// default), not where the call runs.
+    ///
     /// As ``wrap(on:file:line:_:)-(_,_,_,((Value?,(Error)?)->Void)->Void)``: the handler's first
     /// call finishes the response; a later one is reported.
     ///
+    /// <!-- example: fragment -->
     /// ```swift
-    /// // func save(_ draft: Draft, completion: @escaping (Error?) -> Void)
-    /// let saved = Response<Void>.wrap { handler in store.save(draft, completion: handler) }
+    /// struct Drafts {   // an SDK's API, with a completion handler
+    ///     func save(_ draft: String, completion: @escaping @Sendable ((any Error)?) -> Void) { completion(nil) }
+    /// }
+    ///
+    /// let saved = Response<Void>.wrap { handler in Drafts().save("Dear Ada,", completion: handler) }
     /// ```
     ///
     /// - Parameters:
@@ -249,8 +314,18 @@ extension Response where Value == Void {
     /// Makes a `Response<Void>` from a call that reports through an `(Error?)` completion
     /// handler and returns something that can stop it: cancelling the response cancels the call.
     ///
+    /// `on:` is the executor that delivers the response's callbacks (``ResponseExecutor/main`` by
+    /// default), not where the call runs.
+    ///
+    /// <!-- example: fragment -->
     /// ```swift
-    /// let uploaded = Response<Void>.wrap { handler in uploader.upload(file, completion: handler) }   // returns a Task
+    /// struct Uploader {   // an SDK's API whose call returns the task doing the work
+    ///     func upload(_ file: String, completion: @escaping @Sendable ((any Error)?) -> Void) -> Task<Void, Never> {
+    ///         Task { completion(nil) }
+    ///     }
+    /// }
+    ///
+    /// let uploaded = Response<Void>.wrap { handler in Uploader().upload("photo.jpg", completion: handler) }
     /// ```
     ///
     /// - Parameters:

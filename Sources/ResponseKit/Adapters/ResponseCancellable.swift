@@ -4,11 +4,17 @@
 /// `Task` conforms already. A type that has a `cancel()` method conforms with one line:
 ///
 /// ```swift
-/// extension URLSessionTask: ResponseCancellable {}   // in your app, where Foundation networking is
+/// import Foundation
+/// #if canImport(FoundationNetworking)
+/// import FoundationNetworking   // URLSession, on Linux
+/// #endif
+/// import ResponseKit
+///
+/// extension URLSessionTask: @retroactive ResponseCancellable {}   // in your app, once
 ///
 /// func download(_ url: URL) -> Response<Data> {
 ///     Response<Data>.wrap { handler in
-///         let task = session.dataTask(with: url) { data, _, error in handler(data, error) }
+///         let task = URLSession.shared.dataTask(with: url) { data, _, error in handler(data, error) }
 ///         task.resume()
 ///         return task   // response.cancel() now cancels the task
 ///     }
@@ -27,9 +33,16 @@ extension Task: ResponseCancellable {}
 /// A closure that cancels a wrapped call, as a ``ResponseCancellable``: for calls that hand back
 /// such a closure instead of an object.
 ///
+/// <!-- example: fragment -->
 /// ```swift
-/// // func fetchCount(completion: @escaping (Int) -> Void) -> () -> Void   (calls back once; returns "stop")
-/// let count = Response<Int>.wrap { handler in ResponseCancellation(counter.fetchCount(completion: handler)) }
+/// struct Counter {   // an SDK's API that calls back once, and returns a closure that stops it
+///     func fetchCount(completion: @escaping @Sendable (Int) -> Void) -> @Sendable () -> Void {
+///         completion(3)
+///         return {}
+///     }
+/// }
+///
+/// let count = Response<Int>.wrap { handler in ResponseCancellation(Counter().fetchCount(completion: handler)) }
 /// ```
 public struct ResponseCancellation: ResponseCancellable {
     private let action: @Sendable () -> Void

@@ -8,9 +8,15 @@ import Foundation
 /// - **Inside a main-queue job** (a `DispatchQueue.main` block, a `@MainActor` task, a `.main`
 ///   callback run during another wait), on any thread: the main queue cannot run anything else
 ///   until the job returns, so the wait runs ResponseKit's own main-queue jobs
-///   (``MainQueueJobs``) itself, and reports at once, naming the response, that other main-queue
-///   work cannot run meanwhile.
+///   (``MainQueueJobs``) itself; if it is still waiting after
+///   ``ResponseDiagnostics/mainQueueBlockedThreshold``, it reports, naming the response, that
+///   work needing other main-queue jobs can never finish.
 /// - **Elsewhere**: sleeps on a semaphore.
+///
+/// The two waits on the main queue end when the response wakes their waiter, not when it is
+/// done: a response wakes its callbacks in registration order, so by then every callback
+/// registered before the wait has its main-queue job enqueued, and the caller runs those jobs
+/// before it returns (``Response/value``).
 ///
 /// Every kind reports a wait with no deadline that lasts longer than
 /// ``ResponseDiagnostics/longWaitThreshold`` (a sleeping one through ``LongWaitWatch``, so that it
@@ -22,6 +28,9 @@ import Foundation
 struct BlockingWait<Value: Sendable> {
     let response: Response<Value>
     let waiter: BlockingWaiter
+    /// Where the wait runs; a run-loop wait that finds the run loop cannot run becomes a wait
+    /// inside a main-queue job.
+    var place: Place
     /// When to give up, in uptime nanoseconds; `nil` to wait for good.
     let deadline: UInt64?
     let inTask: Bool
@@ -39,12 +48,22 @@ struct BlockingWait<Value: Sendable> {
         case elsewhere
 
         /// On the main thread the run loop is tried first (it says when it cannot run, inside a
-        /// main-queue job); elsewhere, being inside a main-queue job is asked of Dispatch.
+        /// main-queue job; Dispatch cannot tell, since on the main thread it counts every caller as
+        /// on the main queue); elsewhere, being inside a main-queue job is asked of Dispatch.
         static var current: Place {
             if MainQueue.isMainThread { return .mainRunLoop }
             if MainQueue.isInsideJob { return .insideMainQueueJob }
             return .elsewhere
         }
+
+        /// Whether main-queue jobs may be run from here (the main thread, or inside a main-queue job).
+        var isOnMainQueue: Bool { self != .elsewhere }
+    }
+
+    /// The diagnostics a wait has reported, each at most once.
+    private struct Reported {
+        var longWait = false
+        var mainQueueBlocked = false
     }
 
     /// How often a wait inside a task looks at the task's cancellation, in nanoseconds.
@@ -58,13 +77,24 @@ struct BlockingWait<Value: Sendable> {
         Self.adding(ResponseDiagnostics.longWaitThresholdNanoseconds, to: start)
     }
 
+    /// When a wait inside a main-queue job is reported as blocking the main queue.
+    private var mainQueueBlockedReport: UInt64 {
+        Self.adding(ResponseDiagnostics.mainQueueBlockedThresholdNanoseconds, to: start)
+    }
+
     /// `time + interval`, saturating.
     static func adding(_ interval: UInt64, to time: UInt64) -> UInt64 {
         let (sum, overflow) = time.addingReportingOverflow(interval)
         return overflow ? .max : sum
     }
 
-    func run(in place: Place) -> Outcome {
+    /// Whether the wait is over: on the main queue, once the response woke the waiter (every
+    /// callback registered before it handed out); elsewhere, once the response is done.
+    private var isOver: Bool {
+        place.isOnMainQueue ? waiter.hasBeenWokenByResponse : response.isDone
+    }
+
+    func run() -> Outcome {
         switch place {
         case .mainRunLoop: runMainLoop()
         case .insideMainQueueJob: runMainQueueJobs()
@@ -72,10 +102,13 @@ struct BlockingWait<Value: Sendable> {
         }
     }
 
-    /// When to stop waiting next: the deadline, the moment to report a long wait, or the next
-    /// look at the task's cancellation, whichever comes first.
-    private func nextStop(warned: Bool) -> UInt64? {
-        var stop = deadline ?? (warned ? nil : longWaitReport)
+    /// When to stop waiting next: the deadline, the moment to report a long wait or a blocked main
+    /// queue, or the next look at the task's cancellation, whichever comes first.
+    private func nextStop(_ reported: Reported) -> UInt64? {
+        var stop = deadline ?? (reported.longWait ? nil : longWaitReport)
+        if place == .insideMainQueueJob, !reported.mainQueueBlocked {
+            stop = stop.map { min($0, mainQueueBlockedReport) } ?? mainQueueBlockedReport
+        }
         if inTask {
             let check = Self.adding(Self.cancellationCheckInterval, to: Self.now)
             stop = stop.map { min($0, check) } ?? check
@@ -84,14 +117,19 @@ struct BlockingWait<Value: Sendable> {
     }
 
     /// After a wake-up or a stop without the response: what to do next.
-    private func afterStop(warned: inout Bool) -> Outcome? {
-        if response.isDone { return .done }
+    private func afterStop(_ reported: inout Reported) -> Outcome? {
+        if isOver { return .done }
         if inTask, withUnsafeCurrentTask(body: { $0?.isCancelled ?? false }) { return .taskCancelled }
-        if let deadline {
-            return Self.now >= deadline ? .timedOut : nil
+        let now = Self.now
+        if place == .insideMainQueueJob, !reported.mainQueueBlocked, now >= mainQueueBlockedReport {
+            reported.mainQueueBlocked = true
+            reportMainQueueBlocked(after: now - start)
         }
-        if !warned, Self.now >= longWaitReport {
-            warned = true
+        if let deadline {
+            return now >= deadline ? .timedOut : nil
+        }
+        if !reported.longWait, now >= longWaitReport {
+            reported.longWait = true
             Self.reportLongWait(on: response)
         }
         return nil
@@ -111,9 +149,25 @@ struct BlockingWait<Value: Sendable> {
         )
     }
 
+    /// Reports that this wait, inside a main-queue job, has held the main queue for `waited`
+    /// nanoseconds. Says what is known, not more: whether the work needs the main queue cannot be
+    /// told from here.
+    private func reportMainQueueBlocked(after waited: UInt64) {
+        let seconds = PendingResponse.seconds(.nanoseconds(Int(clamping: waited)))
+        ResponseDiagnostics.report(
+            .mainQueueBlocked,
+            "a blocking wait on \(response) inside a main-queue job is still waiting after \(seconds); "
+                + "the main queue can run nothing else until it ends (only ResponseKit's own main-queue work "
+                + "goes on), so if the work needs the main queue it will never finish (await get() instead, "
+                + "or wait off the main queue)",
+            file: response.file,
+            line: response.line
+        )
+    }
+
     /// Sleeps on the semaphore until woken, or until the next stop.
-    private func sleep(warned: Bool) -> Bool {
-        guard let stop = nextStop(warned: warned) else {
+    private func sleep(_ reported: Reported) -> Bool {
+        guard let stop = nextStop(reported) else {
             waiter.semaphore.wait()
             return true
         }
@@ -130,10 +184,10 @@ struct BlockingWait<Value: Sendable> {
             while !response.isDone { waiter.semaphore.wait() }
             return .done
         }
-        var warned = false
+        var reported = Reported()
         while true {
-            _ = sleep(warned: warned)
-            if let outcome = afterStop(warned: &warned) { return outcome }
+            _ = sleep(reported)
+            if let outcome = afterStop(&reported) { return outcome }
         }
     }
 
@@ -141,44 +195,33 @@ struct BlockingWait<Value: Sendable> {
     func runMainQueueJobs() -> Outcome {
         let previous = MainQueueJobs.park(waiter)
         defer { MainQueueJobs.unpark(restoring: previous) }
-        var warned = false
-        var reported = false
+        var reported = Reported()
         while true {
             MainQueueJobs.runReadyJobs()
-            if response.isDone { return .done }
-            if !reported {
-                reported = true
-                ResponseDiagnostics.report(
-                    .mainQueueBlocked,
-                    "a blocking wait on \(response) runs inside a main-queue job, so the main queue can run "
-                        + "nothing else until it ends; only ResponseKit's own main-queue work goes on. If the "
-                        + "work needs other main-queue work, it can never finish (await get() instead, or wait "
-                        + "off the main queue)",
-                    file: response.file,
-                    line: response.line
-                )
-            }
-            if sleep(warned: warned) { continue }  // woken: a job to run, or the response is done
-            if let outcome = afterStop(warned: &warned) { return outcome }
+            if isOver { return .done }
+            if sleep(reported) { continue }  // woken: a job to run, or the response is done
+            if let outcome = afterStop(&reported) { return outcome }
         }
     }
 
     /// On the main thread outside any job: runs the main run loop, which drains the main queue.
     func runMainLoop() -> Outcome {
-        var warned = false
+        var reported = Reported()
         while true {
-            if response.isDone { return .done }
-            let stop = nextStop(warned: warned)
+            if isOver { return .done }
+            let stop = nextStop(reported)
             if let stop, stop <= Self.now {
-                if let outcome = afterStop(warned: &warned) { return outcome }
+                if let outcome = afterStop(&reported) { return outcome }
                 continue
             }
             let limit = stop.map { Date(timeIntervalSinceNow: Self.seconds(until: $0)) } ?? .distantFuture
             if !RunLoop.main.run(mode: .default, before: limit) {
                 // The run loop cannot run here after all: run ResponseKit's jobs by hand.
-                return runMainQueueJobs()
+                var insideJob = self
+                insideJob.place = .insideMainQueueJob
+                return insideJob.runMainQueueJobs()
             }
-            if let outcome = afterStop(warned: &warned) { return outcome }
+            if let outcome = afterStop(&reported) { return outcome }
         }
     }
 

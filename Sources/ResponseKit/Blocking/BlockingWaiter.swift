@@ -10,14 +10,31 @@ final class BlockingWaiter: ResponseWaiter {
     let semaphore = DispatchSemaphore(value: 0)
     /// The wait runs the main run loop: a wake-up must also post to the main queue to stop it.
     let wakesMainRunLoop: Bool
+    /// Whether the response has woken this waiter, which it does in registration order: so every
+    /// callback registered before the wait has been handed out (its main-queue job enqueued).
+    /// Waits on the main queue end on this rather than on `isDone`, which is set before the
+    /// delivery starts; their waiters are never recycled, so it is never stale.
+    private let wokenByResponse = LockedBox.make(false)
 
     init(wakesMainRunLoop: Bool) {
         self.wakesMainRunLoop = wakesMainRunLoop
     }
 
+    /// Called by the response, once, when its delivery reaches this waiter.
     @usableFromInline
     func wake() {
+        wokenByResponse.withLock { $0 = true }
         semaphore.signal()
         if wakesMainRunLoop { DispatchQueue.main.async {} }
+    }
+
+    /// Called by ``MainQueueJobs`` for a wait parked inside a main-queue job: there are jobs to run.
+    func wakeForMainQueueJobs() {
+        semaphore.signal()
+    }
+
+    /// Whether the response has woken this waiter (see `wokenByResponse`).
+    var hasBeenWokenByResponse: Bool {
+        wokenByResponse.withLock { $0 }
     }
 }

@@ -5,6 +5,7 @@ extension Response {
     ///
     /// Tests use it to be deterministic:
     ///
+    /// <!-- example: fragment -->
     /// ```swift
     /// let (response, resolver) = Response<Int>.pending()
     /// DispatchQueue.global().async { resolver.succeed(42) }
@@ -14,10 +15,17 @@ extension Response {
     /// **The main thread does not deadlock on ResponseKit's work.** On the main thread the wait
     /// keeps the main queue going (by running `RunLoop.main`); inside a main-queue job, where the
     /// main queue cannot run anything else, it runs ResponseKit's own main-queue work itself
-    /// (`.main` callbacks, main-actor callbacks, `Response(on: .main)` bodies), and reports
-    /// through ``ResponseDiagnostics`` at once that the app's other main-queue work cannot run
-    /// meanwhile. Main-queue callbacks, this response's included, may therefore run *during* the
-    /// wait. Elsewhere the wait sleeps on a semaphore, taken from a small pool when someone blocks.
+    /// (`.main` callbacks, main-actor callbacks, `Response(on: .main)` bodies), and if it is still
+    /// waiting after ``ResponseDiagnostics/mainQueueBlockedThreshold`` it reports through
+    /// ``ResponseDiagnostics`` that work needing the app's other main-queue jobs can never finish.
+    /// Elsewhere the wait sleeps on a semaphore, taken from a small pool when someone blocks.
+    ///
+    /// **A read that returns on the main queue has settled the response.** On the main thread or
+    /// inside a main-queue job, it returns only once every `.main` and main-actor callback
+    /// registered on this response before the read has run (after ResponseKit's main-queue work
+    /// queued before them), whether the response finished before the read or during it: a test
+    /// that hands the response to a presenter, reads it, then checks the presenter, passes every
+    /// time. Off the main queue the read returns as soon as the response is done.
     ///
     /// A wait that lasts longer than ``ResponseDiagnostics/longWaitThreshold`` is reported once
     /// and goes on waiting. Use ``wait(timeout:)`` to give up instead.
@@ -52,9 +60,12 @@ extension Response {
     /// nothing behind. To fail the response itself after a time limit, and cancel its work, use
     /// ``timeout(after:scheduler:file:line:)``, which fails with ``ResponseError/deadlineExceeded``.
     ///
+    /// <!-- example: fragment -->
     /// ```swift
+    /// let response = Response<String>(on: .global()) { "Ada" }   // say, a slow fetch
     /// do {
     ///     let user = try response.wait(timeout: .seconds(2))
+    ///     print("hello, \(user)")
     /// } catch let error as ResponseError where error == .timedOut {
     ///     print("still loading")
     /// }
@@ -67,42 +78,78 @@ extension Response {
     @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
     public func wait(timeout: Duration) throws -> Value {
         let deadline: UInt64? = timeout > .zero ? DispatchScheduler.deadline(after: timeout).uptimeNanoseconds : nil
-        guard let result = timeout > .zero ? waitForResult(deadline: deadline) : checkResult() else {
+        guard let result = timeout > .zero ? waitForResult(deadline: deadline) : checkResultSettled() else {
             throw ResponseError.timedOut
         }
         return try result.get()
     }
 
-    /// The result if done, without waiting: a zero timeout.
+    /// The result if done, without waiting; `nil` when pending. Used by `get()` too, which runs
+    /// on no particular thread and settles nothing.
     func checkResult() -> Result<Value, any Error>? {
         guard let finished = currentResult else { return nil }
         markFailureObserved()
         return finished
     }
 
+    /// The result if done, or `nil`, settled as a blocking read returns it: on the main thread or
+    /// inside a main-queue job, after the main-queue deliveries registered before the read have
+    /// run (a response still delivering is waited for until it has handed them out).
+    func checkResultSettled() -> Result<Value, any Error>? {
+        guard isDone else { return nil }
+        return waitForResult(deadline: nil)
+    }
+
     /// Waits until the response is done or `deadline` (uptime nanoseconds) passes; `nil` on timeout.
+    ///
+    /// On the main thread or inside a main-queue job, the read also **settles** the deliveries
+    /// it would otherwise race: it returns only once every callback registered before it has been
+    /// handed out (a response wakes its waiters in registration order, so the wait ends when its
+    /// own waiter is woken, not when the response is done), and then runs ResponseKit's main-queue
+    /// jobs enqueued so far, oldest first: those deliveries, and anything queued before them.
     func waitForResult(deadline: UInt64?) -> Result<Value, any Error>? {
-        if let finished = checkResult() { return finished }
+        if let finished = deliveredResult {
+            // Every callback is handed out: what is left is to run the main-queue jobs, when the
+            // caller is where they run (one relaxed load otherwise).
+            if case .failure = finished { markFailureObserved() }
+            MainQueueJobs.runJobsEnqueuedSoFarIfOnMainQueue()
+            return finished
+        }
         let place = BlockingWait<Value>.Place.current
+        // Done but still delivering: off the main queue nothing is left to settle.
+        if !place.isOnMainQueue, let finished = checkResult() { return finished }
         // Only a sleeping wait's waiter is recycled: the main run loop's also stops the run loop
         // when woken, and one parked inside a main-queue job hears every job enqueued meanwhile.
-        let isPooled = place == .elsewhere
+        let isPooled = !place.isOnMainQueue
         let waiter = isPooled ? BlockingWaiterPool.take() : BlockingWaiter(wakesMainRunLoop: place == .mainRunLoop)
         defer { if isPooled { BlockingWaiterPool.recycle(waiter) } }
-        guard addWaiter(waiter) else { return checkResult() }
+        // A waiting reader holds a claim, as a callback does: cancelling a response derived from
+        // this one does not cancel what the reader waits for (see Response+Derive.swift).
+        guard addWaiter(waiter, claiming: true) else { return settled(on: place) }
         let inTask = withUnsafeCurrentTask { $0 != nil }
-        let wait = BlockingWait(response: self, waiter: waiter, deadline: deadline, inTask: inTask)
-        switch wait.run(in: place) {
+        let wait = BlockingWait(response: self, waiter: waiter, place: place, deadline: deadline, inTask: inTask)
+        switch wait.run() {
         case .done:
             // Only a wait that saw the outcome observed it: a timed-out one did not.
-            return checkResult()
+            return settled(on: place)
         case .timedOut:
-            // Leave nothing behind; if the response finished meanwhile, the wait did not time out.
-            if removeWaiter(waiter) { return nil }
-            return checkResult()
+            // Leave nothing behind; if the response woke the waiter meanwhile, the wait did not
+            // time out. Giving up is not cancelling: the claim goes without cancelling anything.
+            if removeWaiter(waiter) {
+                _ = removeClaim()
+                return nil
+            }
+            return settled(on: place)
         case .taskCancelled:
-            _ = removeWaiter(waiter)
+            if removeWaiter(waiter) { _ = removeClaim() }
             return .failure(CancellationError())
         }
+    }
+
+    /// The result of a response whose delivery has handed out every callback registered before
+    /// the read, after running the main-queue jobs enqueued so far when `place` is on the main queue.
+    private func settled(on place: BlockingWait<Value>.Place) -> Result<Value, any Error>? {
+        if place.isOnMainQueue { MainQueueJobs.runJobsEnqueuedSoFar() }
+        return checkResult()
     }
 }

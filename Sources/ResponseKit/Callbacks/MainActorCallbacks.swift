@@ -4,7 +4,10 @@ extension Response {
     ///
     /// The shortest way for a presenter or a view model to observe a response:
     ///
+    /// <!-- example: fragment -->
     /// ```swift
+    /// struct Profile: Sendable { let name: String }
+    ///
     /// @MainActor final class ProfilePresenter {
     ///     var title = ""
     ///     var errorText: String?

@@ -7,7 +7,10 @@ extension Response {
     /// callbacks isolated to actors (even to the same one) may run in either order: chain the
     /// second step inside the first `body` when order matters.
     ///
+    /// <!-- example: fragment -->
     /// ```swift
+    /// struct User: Identifiable, Sendable { let id: Int, name: String }
+    ///
     /// actor Cache {
     ///     var users: [User.ID: User] = [:]
     ///     func remember(_ response: Response<User>) {
@@ -48,8 +51,9 @@ extension Response {
         isolatedTo actor: A,
         _ body: @escaping @Sendable (isolated A, Result<Value, any Error>) -> Void
     ) -> Response<Value> {
+        // An observer (it sees either outcome, inline), yet a user's callback: it holds a claim.
         register(
-            .observer { result, _ in
+            claiming: .observer { result, _ in
                 Task { await Self.run(body, on: actor, with: result) }
             }
         )

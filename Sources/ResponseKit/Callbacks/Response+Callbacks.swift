@@ -9,9 +9,13 @@ extension Response {
     /// captures unprotected mutable state. From `@MainActor` code, observe through ``mainActor``
     /// instead, whose callbacks run on the main actor and may use its state:
     ///
+    /// <!-- example: fragment -->
     /// ```swift
+    /// let response = Response.succeeded("Ada")
     /// let names = Recorder<String>()            // a Sendable sink
     /// response.onCompletion { name in names.record(name) }
+    ///
+    /// struct Profile: Sendable { let name: String }
     ///
     /// @MainActor final class ProfilePresenter {
     ///     var title = ""
@@ -35,10 +39,13 @@ extension Response {
     /// Exactly once, on the response's ``executor``, in registration order, even when registered
     /// after the failure. Registering it marks the failure as observed for ``ResponseDiagnostics``.
     ///
+    /// <!-- example: fragment -->
     /// ```swift
-    /// response.onFailure { error in
-    ///     if error is CancellationError { return }
-    ///     log.error("\(error)")
+    /// func report(_ response: Response<Data>) {
+    ///     response.onFailure { error in
+    ///         if error is CancellationError { return }
+    ///         print("failed: \(error)")
+    ///     }
     /// }
     /// ```
     ///
@@ -64,11 +71,15 @@ extension Response {
         return self
     }
 
-    /// Runs `body` with the value once the response succeeds, on `executor` rather than the
-    /// response's own.
+    /// Runs `body` with the value once the response succeeds, delivered through the executor passed
+    /// as `on:` rather than the response's own.
     ///
+    /// <!-- example: fragment -->
     /// ```swift
-    /// response.onCompletion(on: .queue(cacheQueue)) { user in cache.store(user) }
+    /// let cacheQueue = DispatchQueue(label: "cache")
+    /// func cache(_ response: Response<String>) {
+    ///     response.onCompletion(on: .queue(cacheQueue)) { user in print("caching \(user), on cacheQueue") }
+    /// }
     /// ```
     ///
     /// - Parameters:
@@ -84,8 +95,8 @@ extension Response {
         return self
     }
 
-    /// Runs `body` with the error once the response fails, on `executor` rather than the
-    /// response's own.
+    /// Runs `body` with the error once the response fails, delivered through the executor passed as
+    /// `on:` rather than the response's own.
     ///
     /// - Parameters:
     ///   - executor: where this callback runs.
@@ -100,8 +111,8 @@ extension Response {
         return self
     }
 
-    /// Runs `body` with the result once the response is done, on `executor` rather than the
-    /// response's own.
+    /// Runs `body` with the result once the response is done, delivered through the executor passed
+    /// as `on:` rather than the response's own.
     ///
     /// - Parameters:
     ///   - executor: where this callback runs.

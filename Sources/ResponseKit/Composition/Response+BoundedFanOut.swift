@@ -3,6 +3,9 @@ extension Response {
     /// pending at any time, and succeeds with their values in the order of `elements`
     /// (PromiseKit's `when(fulfilled:concurrently:)`).
     ///
+    /// `on:` is the executor that delivers the response's callbacks (``ResponseExecutor/main`` by
+    /// default), not where `makeResponse` runs.
+    ///
     /// The first `maxInFlight` responses are made at once, on the calling thread; each later one
     /// as soon as an earlier one succeeds, on the thread that finished it (inline; hop inside
     /// `makeResponse` if it is heavy). The first failure (an error `makeResponse` throws
@@ -11,8 +14,14 @@ extension Response {
     /// succeeds at once with an empty array.
     ///
     /// ```swift
+    /// import Foundation
+    /// import ResponseKit
+    ///
+    /// func download(_ url: URL) -> Response<Data> { Response(on: .global()) { try Data(contentsOf: url) } }
+    /// let photoURLs = (1...100).map { URL(fileURLWithPath: "/photos/\($0).jpg") }
+    ///
     /// // At most four downloads at a time, however many photos there are.
-    /// let images: Response<[Image]> = Response.all(photoURLs, maxInFlight: 4) { url in download(url) }
+    /// let photos: Response<[Data]> = Response.all(photoURLs, maxInFlight: 4) { url in download(url) }
     /// ```
     ///
     /// Its progress (``Response/onProgress(_:)``) is the fraction of elements whose response

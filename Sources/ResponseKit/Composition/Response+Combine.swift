@@ -4,8 +4,15 @@ extension Response {
     /// Succeeds with every value, in the order of `responses`, once all have succeeded; fails with
     /// the first failure, and then cancels the others (unless something else still waits on them).
     ///
+    /// `on:` is the executor that delivers the response's callbacks (``ResponseExecutor/main`` by
+    /// default), not where its inputs run.
+    ///
+    /// <!-- example: fragment -->
     /// ```swift
-    /// let avatars: Response<[Image]> = Response.all(users.map { fetchAvatar($0) })
+    /// func fetchAvatar(_ user: String) -> Response<Data> { Response(on: .global()) { Data(user.utf8) } }
+    /// let users = ["ada", "grace"]
+    ///
+    /// let avatars: Response<[Data]> = Response.all(users.map { fetchAvatar($0) })
     /// ```
     ///
     /// An empty collection succeeds at once with an empty array. Its progress
@@ -48,8 +55,14 @@ extension Response {
     /// Finishes as the first of `responses` to finish, success or failure, and then cancels the
     /// others (unless something else still waits on them).
     ///
+    /// `on:` is the executor that delivers the response's callbacks (``ResponseExecutor/main`` by
+    /// default), not where its inputs run.
+    ///
+    /// <!-- example: fragment -->
     /// ```swift
-    /// let page = Response.race([fetch(fromMirror: a), fetch(fromMirror: b)])
+    /// func fetch(fromMirror mirror: String) -> Response<String> { Response(on: .global()) { "page from \(mirror)" } }
+    ///
+    /// let page = Response.race([fetch(fromMirror: "eu"), fetch(fromMirror: "us")])
     /// ```
     ///
     /// - Parameters:
@@ -76,8 +89,14 @@ extension Response {
     /// something else still waits on them). Fails only when all fail, with
     /// ``ResponseAggregateError`` listing their errors in the order of `responses`.
     ///
+    /// `on:` is the executor that delivers the response's callbacks (``ResponseExecutor/main`` by
+    /// default), not where its inputs run.
+    ///
+    /// <!-- example: fragment -->
     /// ```swift
-    /// let config = Response.any([loadConfig(fromDisk: path), loadConfig(fromServer: url)])
+    /// func loadConfig(from place: String) -> Response<String> { Response(on: .global()) { "config from \(place)" } }
+    ///
+    /// let config = Response.any([loadConfig(from: "disk"), loadConfig(from: "server")])
     /// ```
     ///
     /// - Parameters:
@@ -113,6 +132,9 @@ extension Response {
 
     /// ``all(_:on:file:line:)`` for responses listed one by one: `Response.all(a, b, c)`.
     ///
+    /// `on:` is the executor that delivers the response's callbacks (``ResponseExecutor/main`` by
+    /// default), not where its inputs run.
+    ///
     /// - Parameters:
     ///   - first: the first response.
     ///   - rest: the others.
@@ -132,6 +154,9 @@ extension Response {
 
     /// ``race(_:on:file:line:)`` for responses listed one by one: `Response.race(a, b)`.
     ///
+    /// `on:` is the executor that delivers the response's callbacks (``ResponseExecutor/main`` by
+    /// default), not where its inputs run.
+    ///
     /// - Parameters:
     ///   - first: the first competitor.
     ///   - rest: the others.
@@ -150,6 +175,9 @@ extension Response {
     }
 
     /// ``any(_:on:file:line:)`` for responses listed one by one: `Response.any(a, b)`.
+    ///
+    /// `on:` is the executor that delivers the response's callbacks (``ResponseExecutor/main`` by
+    /// default), not where its inputs run.
     ///
     /// - Parameters:
     ///   - first: the first candidate.

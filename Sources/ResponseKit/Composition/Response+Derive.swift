@@ -1,11 +1,14 @@
-// How composition is built: a derived response holds a *claim* on each response it waits on.
+// How composition is built: whoever waits for a response holds a *claim* on it.
 //
 // - Deriving adds a claim to the upstream and links the upstream from the derived response.
 // - When the derived response finishes, by any route (its upstream finished, it was cancelled, it
 //   timed out, a combinator finished early), it releases its claims.
-// - A pending response whose last claim is released is cancelled: nobody waits for it any more.
-//   Callbacks and blocking reads observe a response but make no claim, so they do not keep work
-//   alive; a second derived response does.
+// - A pending response whose last claim is released by a derived response (or an awaiting task
+//   that was cancelled) is cancelled: nobody waits for it any more.
+// - A user's callback (`onCompletion`, `mainActor.onFailure`, ...) and a blocking read hold a
+//   claim too, recorded as they register: so cancelling one consumer's derived response never
+//   fails another consumer's callback. A callback keeps its claim until the response is done; a
+//   blocking read that gives up returns its claim without cancelling anything.
 //
 // The upstream holds the derived response strongly (through its internal observer), so a
 // fire-and-forget chain (`execute().map { ... }.onCompletion { ... }`) stays alive until it is done.

@@ -4,9 +4,17 @@ extension Response {
     /// Makes attempts until one succeeds, up to `attempts` in all, calling `makeAttempt` again
     /// for each new attempt and pausing as `backoff` says between them.
     ///
+    /// `on:` is the executor that delivers the response's callbacks (``ResponseExecutor/main`` by
+    /// default), not where the attempts run.
+    ///
     /// ```swift
+    /// import ResponseKit
+    ///
+    /// struct Feed: Sendable { let items: [String] }
+    /// func fetchFeed() -> Response<Feed> { Response(on: .global()) { Feed(items: ["news"]) } }
+    ///
     /// let feed = Response<Feed>.retry(attempts: 3, backoff: .exponential(initial: .milliseconds(200))) {
-    ///     api.fetchFeed()
+    ///     fetchFeed()
     /// }
     /// ```
     ///

@@ -3,15 +3,22 @@ extension Response {
     /// outcome as a `Result`, in the order of `responses` (PromiseKit's `when(resolved:)`, the
     /// `Promise.allSettled` of JavaScript).
     ///
+    /// `on:` is the executor that delivers the response's callbacks (``ResponseExecutor/main`` by
+    /// default), not where its inputs run.
+    ///
     /// It never fails on account of its inputs: a failed or cancelled input is a `.failure` in
     /// the array. Only cancelling this response fails it (with `CancellationError`), and that
     /// cancels the inputs still pending (unless something else still waits on them). An empty
     /// collection succeeds at once with an empty array.
     ///
+    /// <!-- example: fragment -->
     /// ```swift
+    /// func upload(_ photo: String) -> Response<Void> { Response(on: .global()) { print("uploading \(photo)") } }
+    /// let photos = ["ada.jpg", "grace.jpg"]
+    ///
     /// Response.allSettled(photos.map { upload($0) }).onCompletion { outcomes in
     ///     let failed = outcomes.filter { if case .failure = $0 { true } else { false } }.count
-    ///     showSummary(uploaded: outcomes.count - failed, failed: failed)
+    ///     print("\(outcomes.count - failed) uploaded, \(failed) failed")
     /// }
     /// ```
     ///
@@ -48,6 +55,9 @@ extension Response {
     }
 
     /// ``allSettled(_:on:file:line:)`` for responses listed one by one: `Response.allSettled(a, b)`.
+    ///
+    /// `on:` is the executor that delivers the response's callbacks (``ResponseExecutor/main`` by
+    /// default), not where its inputs run.
     ///
     /// - Parameters:
     ///   - first: the first response.

@@ -2,8 +2,15 @@ extension Response {
     /// Runs a side effect with the value, then passes the response on unchanged: the
     /// interception decorator of a use case (record the signed-in user, log, cache).
     ///
+    /// `on:` is the executor that runs `body` (``ResponseExecutor/immediate``, inline, by default);
+    /// the new response delivers its callbacks on this response's executor.
+    ///
+    /// <!-- example: fragment -->
     /// ```swift
-    /// let user = authenticate(credentials).intercept { user in store.save(user) }
+    /// struct User: Sendable { let name: String }
+    /// func authenticate(_ name: String) -> Response<User> { Response(on: .global()) { User(name: name) } }
+    ///
+    /// let user = authenticate("ada").intercept { user in print("signed in: \(user.name)") }   // an audit line
     /// ```
     ///
     /// The new response finishes after `body` returns. Failures and cancellation pass through
@@ -29,6 +36,9 @@ extension Response {
 
     /// Another name for ``intercept(on:file:line:_:)``, as other future libraries spell it.
     ///
+    /// `on:` is the executor that runs `body` (``ResponseExecutor/immediate``, inline, by default);
+    /// the new response delivers its callbacks on this response's executor.
+    ///
     /// - Parameters:
     ///   - context: where `body` runs; ``ResponseExecutor/immediate`` (inline) by default.
     ///   - file: the creation site, for diagnostics. Leave the default.
@@ -47,12 +57,19 @@ extension Response {
     /// Runs a side effect on either outcome, cancellation included, then passes the response on
     /// unchanged: hide a spinner, close a file.
     ///
+    /// `on:` is the executor that runs `body` (``ResponseExecutor/immediate``, inline, by default);
+    /// the new response delivers its callbacks on this response's executor.
+    ///
+    /// <!-- example: fragment -->
     /// ```swift
-    /// let user = login(credentials).always { _ in analytics.track("login attempt") }
+    /// struct User: Sendable { let name: String }
+    /// func login(_ name: String) -> Response<User> { Response(on: .global()) { User(name: name) } }
+    ///
+    /// let user = login("ada").always { _ in print("login attempt") }   // counted, whatever the outcome
     /// ```
     ///
     /// `body` runs exactly once: with this response's outcome, or with `CancellationError` when
-    /// the response `always` returns is cancelled first (`body` then runs in `context` too, and
+    /// the response `always` returns is cancelled first (`body` then runs on the `on:` executor too, and
     /// whatever this response does later is not reported again). Registering it counts as
     /// observing a failure for ``ResponseDiagnostics``.
     ///
@@ -90,6 +107,9 @@ extension Response {
     }
 
     /// Runs a side effect on either outcome, without looking at it: `response.always { hideSpinner() }`.
+    ///
+    /// `on:` is the executor that runs `body` (``ResponseExecutor/immediate``, inline, by default);
+    /// the new response delivers its callbacks on this response's executor.
     ///
     /// - Parameters:
     ///   - context: where `body` runs; ``ResponseExecutor/immediate`` (inline) by default.

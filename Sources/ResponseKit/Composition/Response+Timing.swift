@@ -2,13 +2,16 @@
 @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
 extension Response {
     /// Fails with ``ResponseError/deadlineExceeded`` unless this response finishes within `limit`,
-    /// and then cancels this response (unless another derived response still waits on it), so the
-    /// work can stop.
+    /// and then cancels this response (unless someone else still waits for it: another derived
+    /// response, a task, a callback, a blocking read), so the work can stop.
     ///
+    /// <!-- example: fragment -->
     /// ```swift
+    /// func fetchProfile() -> Response<String> { Response(on: .global()) { "Ada" } }
+    ///
     /// let profile = fetchProfile().timeout(after: .seconds(5))
     /// profile.onFailure { error in
-    ///     if (error as? ResponseError) == .deadlineExceeded { showSlowNetworkHint() }
+    ///     if (error as? ResponseError) == .deadlineExceeded { print("the network is slow") }
     /// }
     /// ```
     ///
@@ -40,7 +43,10 @@ extension Response {
 
     /// Passes this response's outcome on `interval` after it arrives. Cancellation passes at once.
     ///
+    /// <!-- example: fragment -->
     /// ```swift
+    /// func saveDraft() -> Response<Void> { Response(on: .global()) { print("saving") } }
+    ///
     /// let banner = saveDraft().delay(by: .milliseconds(300))   // let the spinner be seen
     /// ```
     ///

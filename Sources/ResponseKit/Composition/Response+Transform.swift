@@ -1,16 +1,21 @@
 extension Response {
     /// Transforms the value; failures and cancellation pass through unchanged.
     ///
-    /// `transform` runs once this response succeeds, in `context`: by default
+    /// `transform` runs once this response succeeds, on the executor passed as `on:`: by default
     /// ``ResponseExecutor/immediate``, inline on the thread that finishes this response (or that
     /// calls `map`, when this response is already done). So a chain never needs the main thread,
     /// sibling transformations start in the order they were added, and tests that drive a
     /// `ManualExecutor` or `ManualScheduler` stay deterministic. Pass another executor to move
     /// heavy work elsewhere (`.queue(.global())`) or to step it by hand in a test
     /// (`manual.executor`). An error `transform` throws fails the new response. Cancelling the
-    /// new response cancels this one, unless another derived response still waits on it.
+    /// new response cancels this one, unless someone else still waits for it (another derived
+    /// response, a task, a callback, a blocking read).
     ///
+    /// <!-- example: fragment -->
     /// ```swift
+    /// struct User: Sendable { let name: String }
+    /// func fetchUser(id: Int) -> Response<User> { Response(on: .global()) { User(name: "Ada") } }
+    ///
     /// let name: Response<String> = fetchUser(id: 7).map { user in user.name }
     /// ```
     ///
@@ -35,8 +40,17 @@ extension Response {
 
     /// Continues with another response made from the value; failures and cancellation pass through.
     ///
+    /// `on:` is the executor that runs `transform` (``ResponseExecutor/immediate``, inline, by
+    /// default); the new response delivers its callbacks on this response's executor.
+    ///
     /// ```swift
-    /// let user: Response<User> = fetchToken(credentials).flatMap { token in fetchUser(token) }
+    /// import ResponseKit
+    ///
+    /// struct User: Sendable { let name: String }
+    /// func fetchToken(_ password: String) -> Response<String> { Response(on: .global()) { "token" } }
+    /// func fetchUser(_ token: String) -> Response<User> { Response(on: .global()) { User(name: "Ada") } }
+    ///
+    /// let user: Response<User> = fetchToken("secret").flatMap { token in fetchUser(token) }
     /// ```
     ///
     /// Cancelling the new response cancels whichever response it is waiting on at the time. A
@@ -73,8 +87,15 @@ extension Response {
     /// Turns a failure into a value; a success passes through. Cancellation is not recovered:
     /// a cancelled response stays cancelled.
     ///
+    /// `on:` is the executor that runs `transform` (``ResponseExecutor/immediate``, inline, by
+    /// default); the new response delivers its callbacks on this response's executor.
+    ///
+    /// <!-- example: fragment -->
     /// ```swift
-    /// let avatar = fetchAvatar(user).recover { _ in Avatar.placeholder }
+    /// struct Avatar: Sendable { let png: Data }
+    /// func fetchAvatar(_ user: String) -> Response<Avatar> { .failed(URLError(.notConnectedToInternet)) }
+    ///
+    /// let avatar = fetchAvatar("ada").recover { _ in Avatar(png: Data()) }   // a placeholder
     /// ```
     ///
     /// - Parameters:
@@ -102,8 +123,18 @@ extension Response {
     /// Turns a failure into another response, such as a retry against a fallback; a success passes
     /// through. Cancellation is not recovered.
     ///
+    /// `on:` is the executor that runs `transform` (``ResponseExecutor/immediate``, inline, by
+    /// default); the new response delivers its callbacks on this response's executor.
+    ///
     /// ```swift
-    /// let user = fetchUser(fromCache: id).flatMapError { _ in fetchUser(fromServer: id) }
+    /// import Foundation
+    /// import ResponseKit
+    ///
+    /// struct User: Sendable { let id: Int }
+    /// func fetchUser(fromCache id: Int) -> Response<User> { .failed(CocoaError(.fileNoSuchFile)) }
+    /// func fetchUser(fromServer id: Int) -> Response<User> { Response(on: .global()) { User(id: id) } }
+    ///
+    /// let user = fetchUser(fromCache: 7).flatMapError { _ in fetchUser(fromServer: 7) }
     /// ```
     ///
     /// - Parameters:
@@ -137,8 +168,16 @@ extension Response {
     /// Replaces a failure with another error, such as a domain error for the presenter; a success
     /// and cancellation pass through.
     ///
+    /// `on:` is the executor that runs `transform` (``ResponseExecutor/immediate``, inline, by
+    /// default); the new response delivers its callbacks on this response's executor.
+    ///
+    /// <!-- example: fragment -->
     /// ```swift
-    /// let user = fetchUser(id).mapError { error in LoginError.network(error) }
+    /// struct User: Sendable { let id: Int }
+    /// enum LoginError: Error { case network(any Error) }
+    /// func fetchUser(_ id: Int) -> Response<User> { .failed(URLError(.notConnectedToInternet)) }
+    ///
+    /// let user = fetchUser(7).mapError { error in LoginError.network(error) }
     /// ```
     ///
     /// - Parameters:

@@ -2,8 +2,16 @@ extension Response {
     /// Fails the response with the error `check` throws; a value that passes goes on unchanged.
     /// The validation decorator of a use case.
     ///
+    /// `on:` is the executor that runs `check` (``ResponseExecutor/immediate``, inline, by
+    /// default); the new response delivers its callbacks on this response's executor.
+    ///
+    /// <!-- example: fragment -->
     /// ```swift
-    /// let user = signIn(email: email).validate { user in
+    /// struct User: Sendable { let email: String, isActive: Bool }
+    /// enum SignInError: Error { case accountDisabled }
+    /// func signIn(email: String) -> Response<User> { Response(on: .global()) { User(email: email, isActive: false) } }
+    ///
+    /// let user = signIn(email: "ada@example.com").validate { user in
     ///     guard user.isActive else { throw SignInError.accountDisabled }
     /// }
     /// ```
@@ -28,7 +36,14 @@ extension Response {
 
     /// Fails the response with `error` when `predicate` returns `false`.
     ///
+    /// `on:` is the executor that runs `predicate` (``ResponseExecutor/immediate``, inline, by
+    /// default); the new response delivers its callbacks on this response's executor.
+    ///
+    /// <!-- example: fragment -->
     /// ```swift
+    /// enum FormError: Error { case tooYoung }
+    /// func readAge() -> Response<Int> { .succeeded(17) }
+    ///
     /// let age = readAge().validate(orFailWith: FormError.tooYoung) { $0 >= 18 }
     /// ```
     ///
@@ -53,6 +68,9 @@ extension Response {
 
     /// Fails the response with ``ResponseError/validationFailed`` when `predicate` returns `false`.
     /// Prefer ``validate(orFailWith:on:file:line:_:)`` to say what was wrong.
+    ///
+    /// `on:` is the executor that runs `predicate` (``ResponseExecutor/immediate``, inline, by
+    /// default); the new response delivers its callbacks on this response's executor.
     ///
     /// - Parameters:
     ///   - context: where `predicate` runs; ``ResponseExecutor/immediate`` (inline) by default.

@@ -2,9 +2,20 @@ extension Response {
     /// Succeeds with a tuple of the values once every response has succeeded; fails with the
     /// first failure, then cancels the others (unless something else still waits on them).
     ///
+    /// `on:` is the executor that delivers the response's callbacks (``ResponseExecutor/main`` by
+    /// default), not where its inputs run.
+    ///
+    /// <!-- example: fragment -->
     /// ```swift
+    /// struct User: Sendable { let name: String }
+    /// struct Order: Sendable { let id: Int }
+    /// struct Settings: Sendable { let isDark: Bool }
+    /// func fetchUser() -> Response<User> { Response(on: .global()) { User(name: "Ada") } }
+    /// func fetchOrders() -> Response<[Order]> { Response(on: .global()) { [Order(id: 1)] } }
+    /// func fetchSettings() -> Response<Settings> { Response(on: .global()) { Settings(isDark: true) } }
+    ///
     /// let screen: Response<(User, [Order], Settings)> = Response.zip(fetchUser(), fetchOrders(), fetchSettings())
-    /// screen.onCompletion { user, orders, settings in render(user, orders, settings) }
+    /// screen.onCompletion { user, orders, settings in print(user.name, orders.count, settings.isDark) }
     /// ```
     ///
     /// - Parameters:
@@ -35,7 +46,13 @@ extension Response {
     /// Combines this response with others into a tuple of values, as
     /// ``zip(_:on:file:line:)`` does, delivering on this response's executor.
     ///
+    /// <!-- example: fragment -->
     /// ```swift
+    /// struct User: Sendable { let name: String }
+    /// struct Settings: Sendable { let isDark: Bool }
+    /// func fetchUser() -> Response<User> { Response(on: .global()) { User(name: "Ada") } }
+    /// func fetchSettings() -> Response<Settings> { Response(on: .global()) { Settings(isDark: true) } }
+    ///
     /// let pair: Response<(User, Settings)> = fetchUser().zip(fetchSettings())
     /// ```
     ///

@@ -1,9 +1,12 @@
 /// How long ``Response/retry(attempts:backoff:scheduler:on:shouldRetry:file:line:_:)`` waits before each new attempt.
 ///
+/// <!-- example: fragment -->
 /// ```swift
-/// .none                                               // retry at once
-/// .fixed(.milliseconds(200))                          // the same pause every time
-/// .exponential(initial: .milliseconds(100))           // 100 ms, 200 ms, 400 ms ... ±20 %, at most 60 s
+/// let backoffs: [RetryBackoff] = [
+///     .none,                                          // retry at once
+///     .fixed(.milliseconds(200)),                     // the same pause every time
+///     .exponential(initial: .milliseconds(100)),      // 100 ms, 200 ms, 400 ms ... ±20 %, at most 60 s
+/// ]
 /// ```
 @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
 public struct RetryBackoff: Sendable, CustomStringConvertible {

@@ -1,7 +1,12 @@
 extension Response {
     /// The value, awaited without blocking a thread: the Swift concurrency bridge.
     ///
+    /// <!-- example: fragment -->
     /// ```swift
+    /// struct Screen { let user: String }
+    /// struct Interactor { func fetchUser() -> Response<String> { Response(on: .global()) { "Ada" } } }
+    /// let interactor = Interactor()
+    ///
     /// func loadScreen() async throws -> Screen {
     ///     let user = try await interactor.fetchUser().get()
     ///     return Screen(user: user)
@@ -13,9 +18,9 @@ extension Response {
     ///
     /// **Cancellation.** Cancelling the awaiting task ends the wait at once with
     /// `CancellationError`, takes the task off the response (a response that outlives many
-    /// cancelled awaits holds none of them), and gives up this task's claim on it: when no
-    /// derived response or other task still waits on it, the response is cancelled too, so its
-    /// work can stop. A task cancelled before it awaits a response that is already done gets
+    /// cancelled awaits holds none of them), and gives up this task's claim on it: when nobody
+    /// else waits for it (no derived response, other task, callback or blocking read), the
+    /// response is cancelled too, so its work can stop. A task cancelled before it awaits a response that is already done gets
     /// the result.
     ///
     /// - Returns: the value.
@@ -60,7 +65,12 @@ extension Response {
 
     /// Makes a response from async work, run in a new `Task`: the bridge from Swift concurrency.
     ///
+    /// <!-- example: fragment -->
     /// ```swift
+    /// struct User: Sendable { let name: String }
+    /// struct API: Sendable { func user() async throws -> User { User(name: "Ada") } }
+    /// let api = API()
+    ///
     /// func fetchUser() -> Response<User> {
     ///     Response { try await api.user() }
     /// }

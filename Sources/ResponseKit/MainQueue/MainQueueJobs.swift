@@ -1,4 +1,13 @@
+import CResponseKit
 import Dispatch
+
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// ResponseKit's own first-in, first-out queue of main-queue work: every `.main` delivery,
 /// main-actor callback and `Response(on: .main)` body goes through it.
@@ -10,6 +19,8 @@ import Dispatch
 /// - **Batches.** One `DispatchQueue.main.async` drains every job that is ready, so many
 ///   callbacks cost one main-queue hop.
 /// - **Order.** Jobs run in the order they were enqueued, whoever runs them.
+/// - **Nothing lost silently.** Jobs still queued when the process exits are reported, once,
+///   with the creation site of the first (a command-line tool that never ran the main queue).
 @usableFromInline
 enum MainQueueJobs {
     /// A job: plain, or a main-actor one (kept apart so that a main-actor callback costs no
@@ -45,14 +56,28 @@ enum MainQueueJobs {
     private struct State {
         /// Jobs enqueued since the main queue last took a batch, oldest first.
         var jobs: [Job] = []
-        /// A `DispatchQueue.main` job that drains the queue is on its way.
-        var drainScheduled = false
+        /// A `DispatchQueue.main` job that drains the queue is on its way (mirrored, for readers
+        /// without the lock, by `rk_main_jobs_flag`).
+        var drainScheduled = false {
+            didSet { rk_set_main_jobs_maybe_pending(drainScheduled) }
+        }
         /// A blocking wait inside a main-queue job sleeps on this waiter: wake it for new jobs.
         var parked: BlockingWaiter?
+        /// The creation site of the oldest job in `jobs` that has one, for the report at exit.
+        var firstSite: CreationSite?
+        /// Whether anyone ever took a batch: the main queue was serviced at some point.
+        var everServiced = false
+        /// How many jobs were ever enqueued: the sequence number of the last one.
+        var enqueuedCount: UInt64 = 0
     }
 
     /// What producers share: one lock taken per enqueue, and once per batch by the main queue.
-    private static let state = LockedBox.make(State())
+    /// Made on the first enqueue, which is also when the report at exit is set up: a process that
+    /// never queues main-queue work pays nothing for it.
+    private static let state: LockedBox<State> = {
+        atexit { MainQueueJobs.reportJobsLeftAtExit() }
+        return LockedBox.make(State())
+    }()
 
     /// The batch the main queue took and is running, and where it stands: the main actor's own,
     /// so running a job costs no lock. A wait nested in one of these jobs runs the rest of the
@@ -67,29 +92,32 @@ enum MainQueueJobs {
     /// before it is emptied), so the nested waits that use them run only between accesses.
     @MainActor @exclusivity(unchecked) private static var batch: [Job] = []
     @MainActor @exclusivity(unchecked) private static var next = 0
+    /// How many jobs were ever taken out of a batch to run: jobs run in the order they were
+    /// enqueued, so the job with sequence number `n` has started once this reaches `n`. Used only
+    /// in ``popFromBatch()`` and ``runJobsEnqueuedSoFar()``, like `batch`.
+    @MainActor @exclusivity(unchecked) private static var startedCount: UInt64 = 0
 
     /// Adds `job`; it runs on the main queue after every job enqueued before it.
     static func enqueue(_ job: @escaping @Sendable () -> Void) {
-        enqueue(.plain(job))
+        enqueue(.plain(job), from: .unknown)
     }
 
-    /// Adds a main-actor `job`; it runs on the main actor after every job enqueued before it.
-    static func enqueue(mainActor job: @escaping @MainActor @Sendable () -> Void) {
-        enqueue(.mainActor(job))
-    }
-
+    /// Adds `job`, queued for the response made at `site`; it runs on the main queue after every
+    /// job enqueued before it.
     @usableFromInline
-    static func enqueue(_ job: consuming Job) {
+    static func enqueue(_ job: consuming Job, from site: CreationSite) {
         var job = job
         let (schedule, parked) = state.withLock { state -> (Bool, BlockingWaiter?) in
             var moved = Job.taken
             swap(&moved, &job)  // the closure holds `job` by reference: take it out, not a copy
             state.jobs.append(consume moved)
+            state.enqueuedCount &+= 1
+            if state.firstSite == nil, site.file != nil { state.firstSite = site }
             let schedule = !state.drainScheduled
-            state.drainScheduled = true
+            if schedule { state.drainScheduled = true }
             return (schedule, state.parked)
         }
-        parked?.wake()
+        parked?.wakeForMainQueueJobs()
         if schedule {
             DispatchQueue.main.async { drainScheduledJobs() }
         }
@@ -106,6 +134,36 @@ enum MainQueueJobs {
         while true {
             while let job = popFromBatch() { (consume job).run() }
             guard takeBatch(endingTheDrainWhenEmpty: true) else { return }
+        }
+    }
+
+    /// ``runJobsEnqueuedSoFar()`` when the caller is on the main thread or inside a main-queue
+    /// job and some job may be waiting; elsewhere does nothing. How a blocking read of a response
+    /// already delivered settles the main-queue deliveries queued before it (``Response/value``).
+    ///
+    /// Cheap when there is nothing to do: one relaxed load when no drain is scheduled, without
+    /// asking Dispatch where the caller runs.
+    static func runJobsEnqueuedSoFarIfOnMainQueue() {
+        guard rk_main_jobs_maybe_pending(), MainQueue.isCurrent else { return }
+        runJobsEnqueuedSoFar()
+    }
+
+    /// Runs, in order, every job enqueued before this call that has not started yet, on the
+    /// calling thread, which must be the main thread or inside a main-queue job: how a blocking
+    /// read that returns on the main queue settles the deliveries its response queued.
+    ///
+    /// Not one job more: jobs enqueued meanwhile (by the jobs it runs, or by other threads) are
+    /// left to the main queue's own drain, so a read never loops on work that feeds itself.
+    static func runJobsEnqueuedSoFar() {
+        let target = state.withLock { $0.enqueuedCount }
+        MainActor.assumeIsolated {
+            while startedCount < target {
+                if let job = popFromBatch() {
+                    (consume job).run()
+                } else if !takeBatch(endingTheDrainWhenEmpty: false) {
+                    return
+                }
+            }
         }
     }
 
@@ -133,6 +191,7 @@ enum MainQueueJobs {
         var job = Job.taken
         swap(&job, &batch[next])
         next += 1
+        startedCount &+= 1
         return job
     }
 
@@ -154,11 +213,13 @@ enum MainQueueJobs {
         next = 0
         storage.removeAll(keepingCapacity: storage.capacity <= 1024)  // `taken` slots; `batch` is empty
         let took = state.withLock { state in
+            state.everServiced = true
             if state.jobs.isEmpty {
                 if endingTheDrainWhenEmpty { state.drainScheduled = false }
                 return false
             }
             swap(&state.jobs, &storage)
+            state.firstSite = nil
             return true
         }
         guard took else {
@@ -186,98 +247,32 @@ enum MainQueueJobs {
     static func unpark(restoring previous: BlockingWaiter?) {
         state.withLock { $0.parked = previous }
     }
-}
 
-/// A callback's delivery as a main-queue job: the callback and its argument, run together.
-///
-/// Kept as a value rather than a closure capturing both: a closure's context is an allocation per
-/// delivery, while a callback (two words) and a one-word argument fit an existential's inline
-/// buffer, so most deliveries to the main queue allocate nothing of their own.
-@usableFromInline
-protocol MainQueueCall: Sendable {
-    @MainActor func run()
-}
+    // MARK: - At exit
 
-/// A main-actor callback and its argument.
-@usableFromInline
-struct MainActorCall<Argument: Sendable>: MainQueueCall {
-    @usableFromInline let body: @MainActor (Argument) -> Void
-    @usableFromInline let argument: Argument
-
-    @inlinable
-    init(body: @escaping @MainActor (Argument) -> Void, argument: Argument) {
-        self.body = body
-        self.argument = argument
-    }
-
-    @inlinable @MainActor
-    func run() { body(argument) }
-}
-
-/// A `@Sendable` callback of a `.main` response and its argument.
-@usableFromInline
-struct SendableCall<Argument: Sendable>: MainQueueCall {
-    @usableFromInline let body: @Sendable (Argument) -> Void
-    @usableFromInline let argument: Argument
-
-    @inlinable
-    init(body: @escaping @Sendable (Argument) -> Void, argument: Argument) {
-        self.body = body
-        self.argument = argument
-    }
-
-    @inlinable @MainActor
-    func run() { body(argument) }
-}
-
-/// Runs main-actor callbacks on the main actor.
-@usableFromInline
-enum MainActorDelivery {
-    /// Calls `body` with `argument` on the main actor, after the response's executor has had its
-    /// turn, as ``run(after:_:)`` does; on the main queue without allocating a closure.
-    @inlinable
-    static func call<Argument: Sendable>(
-        _ body: @escaping @MainActor (Argument) -> Void,
-        with argument: Argument,
-        after executor: ResponseExecutor
-    ) {
-        if case .main = executor.kind {
-            MainQueueJobs.enqueue(.call(MainActorCall(body: body, argument: argument)))
-        } else {
-            run(after: executor) { body(argument) }
+    /// Reports, once, the jobs that never ran because the process is exiting: deliveries lost
+    /// silently otherwise (`response.onCompletion { print($0) }` at the end of a `main.swift`
+    /// that never runs the main queue prints nothing). Called by `atexit`.
+    ///
+    /// Counts the jobs no batch took; a batch the main queue took is running or ran.
+    private static func reportJobsLeftAtExit() {
+        let (count, firstSite, serviced) = state.withLock { state in
+            (state.jobs.count, state.firstSite, state.everServiced)
         }
-    }
-
-    /// Calls a `.main` response's `@Sendable` callback with `argument` on the main queue, without
-    /// allocating a closure.
-    @inlinable
-    static func callOnMainQueue<Argument: Sendable>(
-        _ body: @escaping @Sendable (Argument) -> Void, with argument: Argument
-    ) {
-        MainQueueJobs.enqueue(.call(SendableCall(body: body, argument: argument)))
-    }
-
-    /// Runs `job` on the main actor, after the response's executor has had its turn: a `.main`
-    /// response's jobs go through ``MainQueueJobs`` (in order with its other callbacks); for other
-    /// executors the job goes through the executor first (a test's `ManualExecutor` still decides
-    /// when), then runs inline if that is the main queue, or hops there.
-    @usableFromInline
-    static func run(after executor: ResponseExecutor, _ job: @escaping @MainActor @Sendable () -> Void) {
-        switch executor.kind {
-        case .main:
-            MainQueueJobs.enqueue(mainActor: job)
-        case .immediate:
-            runHere(job)
-        case .queue, .custom:
-            executor.run { runHere(job) }
-        }
-    }
-
-    private static func runHere(_ job: @escaping @MainActor @Sendable () -> Void) {
-        if MainQueue.isCurrent {
-            MainActor.assumeIsolated { job() }
-        } else {
-            MainQueueJobs.enqueue(mainActor: job)
-        }
+        guard count > 0 else { return }
+        let site = firstSite ?? .unknown
+        let deliveries = count == 1 ? "1 delivery" : "\(count) deliveries"
+        let why =
+            serviced
+            ? "the process exited before the main queue ran them"
+            : "nobody serviced the main queue (call dispatchMain() or RunLoop.main.run(), or block on the "
+                + "response's value, before the program ends)"
+        let first = site.file == nil ? "" : "; the first is for a response created at \(site.fileName):\(site.line)"
+        ResponseDiagnostics.report(
+            .lostAtExit,
+            "\(deliveries) queued for the main queue never ran: \(why)\(first)",
+            file: site.fileName,
+            line: site.line
+        )
     }
 }

@@ -15,8 +15,18 @@ extension Response {
     /// heard (or, while a delivery is on its way, the newer value that delivery hands out); on a
     /// response that already succeeded, it hears 1.
     ///
+    /// <!-- example: fragment -->
     /// ```swift
-    /// download(url)
+    /// func download(_ url: URL) -> Response<URL> {   // reports progress as it goes
+    ///     let (response, resolver) = Response<URL>.pending()
+    ///     DispatchQueue.global().async {
+    ///         resolver.reportProgress(0.5)
+    ///         resolver.succeed(URL(fileURLWithPath: "/tmp/photo.jpg"))
+    ///     }
+    ///     return response
+    /// }
+    ///
+    /// download(URL(string: "https://example.com/photo.jpg")!)
     ///     .onProgress { fraction in print("\(Int(fraction * 100)) %") }
     ///     .onCompletion { file in print("saved \(file)") }
     /// ```
@@ -99,11 +109,17 @@ extension Resolver {
     /// ignored (progress never goes backwards), values outside 0...1 are clamped, and a value that
     /// is not a finite number is ignored. The response reports 1 itself when it succeeds.
     ///
+    /// <!-- example: fragment -->
     /// ```swift
+    /// func upload(_ chunk: Data) throws { print("sending \(chunk.count) bytes") }
+    /// let chunks = [Data(count: 1024), Data(count: 1024), Data(count: 512)]
+    /// let (response, resolver) = Response<Void>.pending()
+    ///
     /// for (index, chunk) in chunks.enumerated() {
     ///     try upload(chunk)
     ///     resolver.reportProgress(completed: index + 1, of: chunks.count)
     /// }
+    /// resolver.succeed()
     /// ```
     ///
     /// - Parameter fraction: how much of the work is done.

@@ -230,12 +230,12 @@ extension Response {
             call(body, with: result)
         case .mainActorSuccess(let body):
             guard case .success(let value) = result else { return }
-            MainActorDelivery.call(body, with: value, after: executor)
+            MainActorDelivery.call(body, with: value, after: executor, from: creationSite)
         case .mainActorFailure(let body):
             guard case .failure(let error) = result else { return }
-            MainActorDelivery.call(body, with: error, after: executor)
+            MainActorDelivery.call(body, with: error, after: executor, from: creationSite)
         case .mainActorResult(let body):
-            MainActorDelivery.call(body, with: result, after: executor)
+            MainActorDelivery.call(body, with: result, after: executor, from: creationSite)
         case .elsewhere(let boxed):
             boxed.deliver(result)
         }
@@ -247,7 +247,8 @@ extension Response {
     func call<Argument: Sendable>(_ body: @escaping @Sendable (Argument) -> Void, with argument: Argument) {
         switch executorKindAndLineHigh & ResponseLayout.ExecutorKind.mask {
         case ResponseLayout.ExecutorKind.immediate: body(argument)
-        case ResponseLayout.ExecutorKind.main: MainActorDelivery.callOnMainQueue(body, with: argument)
+        case ResponseLayout.ExecutorKind.main:
+            MainActorDelivery.callOnMainQueue(body, with: argument, from: creationSite)
         default: executor.run { body(argument) }
         }
     }
@@ -255,9 +256,15 @@ extension Response {
     // MARK: - Registering
 
     /// Registers `callback`, or delivers it at once when the response is done.
+    ///
+    /// A callback of the user's waits for the result, so it holds a claim (see
+    /// Response+Derive.swift): cancelling a response derived from this one then leaves this one
+    /// alone. An internal observer's claim, if any, is its derived response's
+    /// (``register(claiming:)``).
     @inlinable
     func register(_ callback: consuming ResponseCallback<Value>) {
-        register(consume callback, claim: 0)
+        let claim = callback.isObserver ? 0 : ResponseFlags.oneClaim
+        register(consume callback, claim: claim)
     }
 
     /// Registers the observer of a response derived from this one, and records that response's
@@ -331,10 +338,14 @@ extension Response {
         return action
     }
 
-    /// Registers a waiter; `false` (nothing registered) when the response is done.
-    func addWaiter(_ waiter: any ResponseWaiter) -> Bool {
+    /// Registers a waiter; `false` (nothing registered) when the response is delivered.
+    ///
+    /// - Parameter claiming: whether the waiter also records a claim (a blocking read), as the
+    ///   lock is released; it gives the claim back when it gives up (``removeWaiter(_:)``). An
+    ///   awaiting task records its claim itself.
+    func addWaiter(_ waiter: any ResponseWaiter, claiming: Bool = false) -> Bool {
         var callback: ResponseCallback<Value>? = .waiter(waiter)
-        let action = withLock { machine, flagsOnUnlock in
+        let action = withLock(addingOnUnlock: claiming ? ResponseFlags.oneClaim : 0) { machine, flagsOnUnlock in
             register(&callback, in: &machine, flagsOnUnlock: &flagsOnUnlock)
         }
         if case .deliverNow = action { return false }

@@ -8,7 +8,10 @@ import Dispatch
 /// (``onCompletion(_:)``, ``onFailure(_:)``, or ``mainActor`` for a presenter) or a blocking
 /// future (``value``, ``error``, ``wait(timeout:)``), which is what deterministic tests use.
 ///
+/// <!-- example: fragment -->
 /// ```swift
+/// struct Profile: Sendable { let id: Int }
+///
 /// final class LoadProfile {
 ///     func execute(userID: Int) -> Response<Profile> {
 ///         let (response, resolver) = Response<Profile>.pending()
@@ -21,9 +24,14 @@ import Dispatch
 /// }
 ///
 /// // Callback style, from a @MainActor presenter: runs on the main actor, exactly once.
-/// LoadProfile().execute(userID: 7).mainActor
-///     .onCompletion { profile in self.show(profile) }
-///     .onFailure { error in self.showError(error) }
+/// @MainActor final class ProfilePresenter {
+///     var text = ""
+///     func load() {
+///         LoadProfile().execute(userID: 7).mainActor
+///             .onCompletion { profile in self.text = "profile \(profile.id)" }
+///             .onFailure { error in self.text = "\(error)" }
+///     }
+/// }
 ///
 /// // Blocking style, as in a test: waits until done, then returns or throws.
 /// let profile = try LoadProfile().execute(userID: 7).value
@@ -228,14 +236,20 @@ public final class Response<Value: Sendable>: @unchecked Sendable {
 
     /// Makes a pending response and the resolver that finishes it.
     ///
+    /// `on:` is the executor that delivers the response's callbacks (``ResponseExecutor/main`` by
+    /// default), not where the work runs.
+    ///
     /// Return the response to the caller at once; hand the resolver to the work. When the last
     /// copy of the resolver is released before the response is resolved, the response fails with
     /// ``ResponseError/abandoned`` and the diagnostics hook says so, so nobody waits forever.
     ///
+    /// <!-- example: fragment -->
     /// ```swift
-    /// let (response, resolver) = Response<Int>.pending()
-    /// DispatchQueue.global().async { resolver.succeed(42) }
-    /// return response
+    /// func answer() -> Response<Int> {
+    ///     let (response, resolver) = Response<Int>.pending()
+    ///     DispatchQueue.global().async { resolver.succeed(42) }
+    ///     return response
+    /// }
     /// ```
     ///
     /// - Parameters:
@@ -271,12 +285,16 @@ public final class Response<Value: Sendable>: @unchecked Sendable {
 
     /// Makes a response whose work runs asynchronously on `queue`.
     ///
+    /// `on:` is the queue that runs `body`; the response's callbacks go through `executor`
+    /// (``ResponseExecutor/main`` by default).
+    ///
     /// `body` is skipped when the response is cancelled before the queue gets to it. Work for
     /// `DispatchQueue.main` goes through ResponseKit's own main-queue jobs, so a blocking read on
     /// the main thread still runs it.
     ///
+    /// <!-- example: fragment -->
     /// ```swift
-    /// let response = Response<Int>(on: .global()) { try expensiveComputation() }
+    /// let hostname = Response<Data>(on: .global()) { try Data(contentsOf: URL(fileURLWithPath: "/etc/hostname")) }
     /// ```
     ///
     /// - Parameters:
@@ -305,6 +323,9 @@ public final class Response<Value: Sendable>: @unchecked Sendable {
 
     /// Makes a response that has already succeeded.
     ///
+    /// `on:` is the executor that delivers the response's callbacks (``ResponseExecutor/main`` by
+    /// default).
+    ///
     /// - Parameters:
     ///   - value: the value.
     ///   - executor: where callbacks run; ``ResponseExecutor/main`` by default.
@@ -322,6 +343,9 @@ public final class Response<Value: Sendable>: @unchecked Sendable {
     }
 
     /// Makes a response that has already failed.
+    ///
+    /// `on:` is the executor that delivers the response's callbacks (``ResponseExecutor/main`` by
+    /// default).
     ///
     /// - Parameters:
     ///   - error: the failure.
@@ -373,10 +397,41 @@ public final class Response<Value: Sendable>: @unchecked Sendable {
     /// Failure callbacks receive the `CancellationError`. Cancelling a response that is already
     /// done does nothing.
     ///
+    /// Cancels this response at once, whoever else waits for it. Cancelling a response *derived*
+    /// from another (`map`, `timeout`, ...) reaches that other response only when nobody else
+    /// waits for it: see <doc:Threading#Who-waits-for-a-response>.
+    ///
     /// - Returns: `true` when this call cancelled the response, `false` when it was already done.
     @discardableResult
     public func cancel() -> Bool {
         complete(with: .failure(CancellationError()), how: .cancelling)
+    }
+}
+
+extension Response where Value == Void {
+    /// Makes a `Response<Void>` that has already succeeded: `.succeeded()` rather than
+    /// `.succeeded(())`, as ``Resolver/succeed(file:line:)`` is to `succeed(())`.
+    ///
+    /// `on:` is the executor that delivers the response's callbacks (``ResponseExecutor/main`` by
+    /// default).
+    ///
+    /// <!-- example: fragment -->
+    /// ```swift
+    /// func start() -> Response<Void> { .succeeded() }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - executor: where callbacks run; ``ResponseExecutor/main`` by default.
+    ///   - file: the creation site. Leave the default.
+    ///   - line: the creation site. Leave the default.
+    /// - Returns: a done, successful response.
+    @inlinable
+    public static func succeeded(
+        on executor: ResponseExecutor = .main,
+        file: StaticString = #fileID,
+        line: UInt = #line
+    ) -> Response<Void> {
+        Response(finished: .success(()), executor: executor, file: file, line: line)
     }
 }
 

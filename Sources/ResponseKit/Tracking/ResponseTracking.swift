@@ -9,6 +9,7 @@ import Dispatch
 /// them with their creation site, age, executor and number of observers; the watchdog reports
 /// through ``ResponseDiagnostics`` each one pending longer than a threshold, once.
 ///
+/// <!-- example: fragment -->
 /// ```swift
 /// ResponseTracking.start()
 /// ResponseTracking.startWatchdog(threshold: .seconds(30))
@@ -48,6 +49,7 @@ public enum ResponseTracking {
     /// each tracked response pending longer than `threshold`, once, checking every `interval`.
     /// Starts tracking if it is off. Replaces a watchdog already running.
     ///
+    /// <!-- example: fragment -->
     /// ```swift
     /// ResponseTracking.startWatchdog(threshold: .seconds(30))
     /// ```
@@ -55,10 +57,26 @@ public enum ResponseTracking {
     /// - Parameters:
     ///   - threshold: how long a response may stay pending before it is reported.
     ///   - interval: how often to check; half the threshold by default (at least 10 ms).
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+    public static func startWatchdog(threshold: Duration, interval: Duration? = nil) {
+        startWatchdog(thresholdNanoseconds: nanoseconds(threshold), intervalNanoseconds: interval.map(nanoseconds))
+    }
+
+    /// ``startWatchdog(threshold:interval:)-(Duration,_)`` in `DispatchTimeInterval`, for platforms before
+    /// `Duration` (macOS 13, iOS 16).
+    ///
+    /// - Parameters:
+    ///   - threshold: how long a response may stay pending before it is reported.
+    ///   - interval: how often to check; half the threshold by default (at least 10 ms).
+    @_disfavoredOverload
+    @available(swift, deprecated: 6.0, message: "pass a Duration, as every other duration in ResponseKit")
     public static func startWatchdog(threshold: DispatchTimeInterval, interval: DispatchTimeInterval? = nil) {
+        startWatchdog(thresholdNanoseconds: nanoseconds(threshold), intervalNanoseconds: interval.map(nanoseconds))
+    }
+
+    private static func startWatchdog(thresholdNanoseconds: UInt64, intervalNanoseconds: UInt64?) {
         start()
-        let thresholdNanoseconds = nanoseconds(threshold)
-        let every = max(interval.map(nanoseconds) ?? thresholdNanoseconds / 2, 10_000_000)
+        let every = max(intervalNanoseconds ?? thresholdNanoseconds / 2, 10_000_000)
         let generation = registry.withLock { registry in
             registry.watchdogGeneration &+= 1
             return registry.watchdogGeneration
@@ -76,6 +94,18 @@ public enum ResponseTracking {
     ///
     /// - Parameter threshold: how long a response may stay pending before it is reported.
     /// - Returns: the responses reported by this call, oldest first.
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+    @discardableResult
+    public static func reportPending(longerThan threshold: Duration) -> [PendingResponse] {
+        reportPending(longerThanNanoseconds: nanoseconds(threshold))
+    }
+
+    /// ``reportPending(longerThan:)-(Duration)`` in `DispatchTimeInterval`, for platforms before `Duration`.
+    ///
+    /// - Parameter threshold: how long a response may stay pending before it is reported.
+    /// - Returns: the responses reported by this call, oldest first.
+    @_disfavoredOverload
+    @available(swift, deprecated: 6.0, message: "pass a Duration, as every other duration in ResponseKit")
     @discardableResult
     public static func reportPending(longerThan threshold: DispatchTimeInterval) -> [PendingResponse] {
         reportPending(longerThanNanoseconds: nanoseconds(threshold))
@@ -169,6 +199,12 @@ public enum ResponseTracking {
         return live.compactMap { response, madeAt in
             response.pendingSnapshot(age: .nanoseconds(Int(clamping: now &- madeAt)))
         }
+    }
+
+    /// `duration` in nanoseconds (negative ones count as zero).
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+    static func nanoseconds(_ duration: Duration) -> UInt64 {
+        duration.saturatingNanoseconds
     }
 
     /// `interval` in nanoseconds (negative ones count as zero); `.never` is the largest there is.

@@ -1,0 +1,48 @@
+// A command-line program for the engine's tests, run as a child process: what a user's
+// `main.swift` does with responses at the end of a program, where only the exit tells.
+//
+//   ResponseKitFixture lost-at-exit N   N `.main` deliveries queued, the main queue never serviced
+//   ResponseKitFixture blocking-read    the main thread blocks on `value`: the delivery runs first
+//   ResponseKitFixture serviced         `dispatchMain()` runs the delivery, which exits
+import Dispatch
+import Foundation
+import ResponseKit
+
+/// Work finished on a global queue, delivered on `.main`, as an interactor's.
+func later(_ value: Int) -> Response<Int> {
+    Response(on: .global()) { value }
+}
+
+/// Waits until `response` is done without servicing the main queue: the `.immediate` callback,
+/// registered after the `.main` ones, runs once they are queued.
+func waitWithoutServicingTheMainQueue(for response: Response<Int>) {
+    let done = DispatchSemaphore(value: 0)
+    response.onResult(on: .immediate) { _ in done.signal() }
+    done.wait()
+}
+
+let arguments = CommandLine.arguments.dropFirst()
+switch arguments.first {
+case "lost-at-exit":
+    let count = arguments.dropFirst().first.flatMap { Int($0) } ?? 1
+    for index in 0..<count {
+        let response = later(index)
+        response.onCompletion { print("delivered \($0)") }
+        waitWithoutServicingTheMainQueue(for: response)
+    }
+    print("exiting")
+case "blocking-read":
+    let response = later(1)
+    response.onCompletion { print("delivered \($0)") }
+    print("read \(try response.value)")
+case "serviced":
+    let response = later(1)
+    response.onCompletion {
+        print("delivered \($0)")
+        exit(0)
+    }
+    dispatchMain()
+default:
+    print("usage: ResponseKitFixture lost-at-exit N | blocking-read | serviced")
+    exit(64)
+}
