@@ -11,6 +11,12 @@ import ResponseKit
 /// file and line where they were created:
 ///
 /// ```swift
+/// import ResponseKit
+/// import ResponseKitTesting
+/// import Testing
+///
+/// struct TestError: Error {}
+///
 /// @Test func aDroppedFailure_isReported() {
 ///     let recorder = DiagnosticsRecorder.shared          // recording from here on
 ///     do { _ = Response<Int>.failed(TestError()) }       // created on this line, dropped

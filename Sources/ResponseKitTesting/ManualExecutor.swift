@@ -7,6 +7,10 @@ import ResponseKit
 /// Use it through ``executor`` (or `ResponseExecutor.custom(manual)`):
 ///
 /// ```swift
+/// import ResponseKit
+/// import ResponseKitTesting
+/// import Testing
+///
 /// @Test func presenterShowsNameOnlyAfterDelivery() {
 ///     let manual = ManualExecutor()
 ///     let (response, resolver) = Response<String>.pending(on: manual.executor)

@@ -7,9 +7,16 @@ import ResponseKit
 /// therefore reads: not timed out, advance, timed out. No sleeping:
 ///
 /// ```swift
+/// import ResponseKit
+/// import ResponseKitTesting
+/// import Testing
+///
+/// struct Profile: Sendable { let name: String }
+///
 /// @Test func slowProfileTimesOut() {
 ///     let scheduler = ManualScheduler()
-///     let (work, _) = Response<Profile>.pending(on: .immediate)
+///     // The test keeps the resolver to the end: dropping it would fail `work` at once (abandoned).
+///     let (work, resolver) = Response<Profile>.pending(on: .immediate)
 ///     let profile = work.timeout(after: .seconds(5), scheduler: scheduler)
 ///
 ///     scheduler.advance(by: .seconds(4))
@@ -17,6 +24,7 @@ import ResponseKit
 ///     scheduler.advance(by: .seconds(1))
 ///     #expect(throws: ResponseError.deadlineExceeded) { try profile.value }
 ///     #expect(work.isCancelled)
+///     #expect(!resolver.succeed(Profile(name: "Ada")))   // too late: the work was cancelled
 /// }
 /// ```
 @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)

@@ -3,6 +3,7 @@ import ResponseKit
 /// A thread-safe list that callbacks append to and tests read, so that a `@Sendable` callback
 /// can report what it saw without a data race.
 ///
+/// <!-- example: fragment -->
 /// ```swift
 /// let (response, resolver) = Response<Int>.pending(on: .immediate)
 /// let seen = Recorder<Int>()
