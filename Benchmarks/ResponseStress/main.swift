@@ -344,6 +344,32 @@ let scenarios: [Scenario] = [
         check(mismatches[0] == 0, "\(mismatches[0]) values came back changed")
         return batch * 6
     },
+    Scenario(name: "a consumer's derived response cancelled while others observe and the work resolves") { batch in
+        // The presenter's callback holds a claim: cancelling the map, whenever it lands, must
+        // never cancel the shared response, and every callback, early or late, runs once.
+        let pairs = (0..<batch).map { _ in Response<Int>.pending(on: .immediate) }
+        let presented = Counts(batch)
+        let late = Counts(batch)
+        let mapped = pairs.enumerated().map { index, pair -> Response<Int> in
+            pair.response.onResult { result in if case .success(index) = result { presented.add(index) } }
+            return pair.response.map { $0 + 1 }
+        }
+        race([
+            { for (index, pair) in pairs.enumerated() { pair.resolver.succeed(index) } },
+            { for response in mapped { response.cancel() } },
+            { for (index, pair) in pairs.enumerated() { pair.response.onCompletion { _ in late.add(index) } } },
+        ])
+        for index in 0..<batch {
+            check(!pairs[index].response.isCancelled, "response \(index): cancelled through another consumer's map")
+            check(presented[index] == 1, "response \(index): the presenter saw its value \(presented[index]) times")
+            check(late[index] == 1, "response \(index): a late callback ran \(late[index]) times")
+            switch mapped[index].result {
+            case .success(let value): check(value == index + 1, "map \(index): \(value)")
+            case .failure(let error): check(error is CancellationError, "map \(index): \(error)")
+            }
+        }
+        return batch * 3
+    },
     Scenario(name: "chains cancelled mid-flight") { batch in
         let heads = (0..<batch).map { _ in Response<Int>.pending(on: .immediate) }
         let tails = heads.map { head -> Response<Int> in

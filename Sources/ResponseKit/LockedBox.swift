@@ -30,6 +30,13 @@ package struct LockedBox<Value> {
     package func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
         try storage.withLock(body)
     }
+
+    /// Runs `body` under the lock if it is free now; `nil` without waiting when it is held (by
+    /// another thread, or by this one further up its stack: code that may run from a signal
+    /// handler or at exit must not wait for a lock its own thread holds).
+    package func withLockIfAvailable<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result? {
+        try storage.withLockIfAvailable(body)
+    }
 }
 
 // Safety: the value is reachable only through `withLock`, which holds the mutex for the whole
@@ -68,6 +75,14 @@ private final class LockStorage<Value>: ManagedBuffer<Value, pthread_mutex_t> {
         try withUnsafeMutablePointers { value, mutex in
             let error = pthread_mutex_lock(mutex)
             precondition(error == 0, "pthread_mutex_lock failed (\(error)): re-entrant use of a ResponseKit lock")
+            defer { pthread_mutex_unlock(mutex) }
+            return try body(&value.pointee)
+        }
+    }
+
+    func withLockIfAvailable<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result? {
+        try withUnsafeMutablePointers { value, mutex in
+            guard pthread_mutex_trylock(mutex) == 0 else { return nil }
             defer { pthread_mutex_unlock(mutex) }
             return try body(&value.pointee)
         }

@@ -187,11 +187,12 @@ public final class ServiceManager {
     ///
     /// The manager reports each failure behind such a response to its failure handler itself, so
     /// a caller that drops the response, as `try services.register(service)` does, must not get
-    /// a second, `unobservedFailure` report pointing inside the library. The manager observes the
-    /// failure with a callback that does nothing; a caller's own callbacks still get it.
+    /// a second, `unobservedFailure` report pointing inside the library. The failure counts as
+    /// observed without a callback, which would wait for the response and so keep a caller's
+    /// `timeout` or cancelled `map` from cancelling the step; a caller's own callbacks still get it.
     func makeStepResponse(file: StaticString, line: UInt) -> (Response<Void>, Resolver<Void>) {
         let (response, resolver) = Response<Void>.pending(file: file, line: line)
-        response.onFailure(on: .immediate) { _ in }  // reported through `report(_:)`
+        response.countFailureAsObserved()  // reported through `report(_:)`
         return (response, resolver)
     }
 

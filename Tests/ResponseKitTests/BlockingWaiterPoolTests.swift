@@ -82,7 +82,9 @@ struct BlockingWaiterPoolTests {
     // MARK: - the pool
 
     @Test func thePool_keepsNoMoreWaitersThanItsCapacity() {
-        let waiters = (0..<(BlockingWaiterPool.capacity * 3)).map { _ in BlockingWaiter(wakesMainRunLoop: false) }
+        let waiters = (0..<(BlockingWaiterPool.capacity * 3)).map { _ in
+            BlockingWaiter(wakesMainRunLoop: false, recordsWake: false)
+        }
         for waiter in waiters { BlockingWaiterPool.recycle(waiter) }
         #expect(BlockingWaiterPool.keptCount <= BlockingWaiterPool.capacity)
     }

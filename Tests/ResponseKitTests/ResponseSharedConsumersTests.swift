@@ -115,6 +115,24 @@ struct ResponseSharedConsumersTests {
         #expect(resolver.isCancelled)
     }
 
+    @Test func aReaderThatGivesUpLast_cancelsWhatADerivedResponseLetGoOf() throws {
+        let (shared, resolver) = Response<Int>.pending(on: .immediate)
+        let mapped = shared.map { $0 }
+        let gaveUp = Response<Bool>.pending(on: .immediate)
+        Thread.detachNewThread {
+            gaveUp.resolver.succeed((try? shared.wait(timeout: .milliseconds(300))) == nil)
+        }
+        // Until the reader is registered beside the map's observer (a bounded wait for a state
+        // nothing announces, which costs time only when the code is broken).
+        let limit = DispatchTime.now() + 30
+        while shared.waitingCallbackCount < 2, DispatchTime.now() < limit { sched_yield() }
+        mapped.cancel()  // the reader still waits: nothing is cancelled yet
+        #expect(!resolver.isCancelled)
+        #expect(try gaveUp.response.wait(timeout: .seconds(30)))
+        // The reader let go last, and the map had wanted the work cancelled.
+        #expect(resolver.isCancelled)
+    }
+
     @Test func aReaderGivingUp_cancelsNothing() {
         let (shared, resolver) = Response<Int>.pending(on: .immediate)
         #expect(throws: ResponseError.timedOut) { try shared.wait(timeout: .milliseconds(1)) }

@@ -132,8 +132,8 @@ static inline void rk_unlock(rk_word *word) {
 
 /// Releases the response's lock, sets `flags` and adds `amount` to the word (release ordering),
 /// in one atomic operation where the lock lives in the state word: a registration that also
-/// records a claim (composition) costs no atomic operation of its own. With `amount` 0, it only
-/// sets the flags as it unlocks.
+/// records a claim (a derived response, a blocking read) or marks the response observed (a
+/// callback) costs no atomic operation of its own. With `amount` 0, it only sets the flags.
 static inline void rk_unlock_setting_adding(rk_word *word, uint32_t flags, uint32_t amount) {
 #if defined(__APPLE__)
     uint32_t current = __atomic_load_n(&word->state, __ATOMIC_RELAXED);
@@ -148,6 +148,62 @@ static inline void rk_unlock_setting_adding(rk_word *word, uint32_t flags, uint3
         __ATOMIC_RELAXED)) {
     }
 #endif
+}
+
+/// Gives up one claim (`one_claim`, the count above `claim_shift`), in one atomic operation.
+/// `wants_cancel` says whether the holder letting go wants the response cancelled (a derived
+/// response that finished early, an awaiting task that was cancelled) or merely stops waiting (a
+/// blocking read that gave up); a wish that cannot be granted yet, because others still hold
+/// claims, is kept in the `cancel_wanted` bit. Returns whether the response should now be
+/// cancelled: this was the last claim, no callback waits for it (`observed`), and this release or
+/// an earlier one wanted it cancelled.
+static inline bool rk_release_claim(
+    rk_word *word, uint32_t one_claim, uint32_t claim_shift, uint32_t observed, uint32_t cancel_wanted,
+    bool wants_cancel) {
+    uint32_t current = __atomic_load_n(&word->state, __ATOMIC_RELAXED);
+    uint32_t next;
+    do {
+        next = current - one_claim;
+        if (wants_cancel) next |= cancel_wanted;
+    } while (!__atomic_compare_exchange_n(&word->state, &current, next, true, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED));
+    return (current >> claim_shift) == 1 && (current & observed) == 0 && (wants_cancel || (current & cancel_wanted) != 0);
+}
+
+/// How many completions on this thread record which response they deliver (deeper ones nest
+/// unrecorded: chains hand deep steps back to a loop, so this depth is rarely reached).
+#define RK_DELIVERIES_RECORDED 32
+
+/// The responses whose completion (cancellation handlers, claims, callbacks) runs on this thread
+/// now, outermost first, and how deep they nest. A blocking read on the main queue asks it, so
+/// that a read inside the delivery of the very response it reads returns instead of waiting for
+/// that delivery, which is further up its own stack.
+typedef struct {
+    const void *responses[RK_DELIVERIES_RECORDED];
+    uint32_t depth;
+} rk_deliveries;
+
+extern _Thread_local rk_deliveries rk_deliveries_here;
+
+/// Records that this thread is completing `response` (until `rk_delivery_end`).
+static inline void rk_delivery_begin(const void *response) {
+    rk_deliveries *here = &rk_deliveries_here;
+    if (here->depth < RK_DELIVERIES_RECORDED) here->responses[here->depth] = response;
+    here->depth += 1;
+}
+
+/// Ends what the matching `rk_delivery_begin` recorded.
+static inline void rk_delivery_end(void) {
+    rk_deliveries_here.depth -= 1;
+}
+
+/// Whether this thread is completing `response` now, at any depth recorded.
+static inline bool rk_is_delivering(const void *response) {
+    const rk_deliveries *here = &rk_deliveries_here;
+    uint32_t recorded = here->depth < RK_DELIVERIES_RECORDED ? here->depth : RK_DELIVERIES_RECORDED;
+    for (uint32_t index = 0; index < recorded; index++) {
+        if (here->responses[index] == response) return true;
+    }
+    return false;
 }
 
 /// Whether the caller runs on the process's main thread. Cheap: no system call.

@@ -60,14 +60,22 @@ struct BlockingWait<Value: Sendable> {
         var isOnMainQueue: Bool { self != .elsewhere }
     }
 
-    /// The diagnostics a wait has reported, each at most once.
-    private struct Reported {
-        var longWait = false
-        var mainQueueBlocked = false
+    /// What a wait has seen so far: the diagnostics it reported (each at most once), and when it
+    /// first found its response done before the response's delivery had reached its waiter.
+    private struct Seen {
+        var longWaitReported = false
+        var mainQueueBlockedReported = false
+        var doneButUndelivered: UInt64?
     }
 
     /// How often a wait inside a task looks at the task's cancellation, in nanoseconds.
     private static var cancellationCheckInterval: UInt64 { 20_000_000 }
+
+    /// How often a wait on the main queue looks whether its response is done while its delivery
+    /// has not reached the waiter (nothing wakes the wait for that), in nanoseconds; and, once it
+    /// is, how often it looks again.
+    private static var deliveryCheckInterval: UInt64 { 100_000_000 }
+    private static var deliveryPollInterval: UInt64 { 1_000_000 }
 
     /// Now, in uptime nanoseconds.
     static var now: UInt64 { DispatchTime.now().uptimeNanoseconds }
@@ -80,6 +88,16 @@ struct BlockingWait<Value: Sendable> {
     /// When a wait inside a main-queue job is reported as blocking the main queue.
     private var mainQueueBlockedReport: UInt64 {
         Self.adding(ResponseDiagnostics.mainQueueBlockedThresholdNanoseconds, to: start)
+    }
+
+    /// How long a wait on the main queue waits for a done response's delivery to reach its waiter
+    /// before it returns without it: inside a main-queue job, as long as it may hold the main
+    /// queue before that is reported (a callback before the read may be waiting for the main
+    /// queue itself); on the main run loop, which keeps the main queue going, as long as any wait.
+    private var undeliveredLimit: UInt64 {
+        place == .insideMainQueueJob
+            ? ResponseDiagnostics.mainQueueBlockedThresholdNanoseconds
+            : ResponseDiagnostics.longWaitThresholdNanoseconds
     }
 
     /// `time + interval`, saturating.
@@ -103,33 +121,46 @@ struct BlockingWait<Value: Sendable> {
     }
 
     /// When to stop waiting next: the deadline, the moment to report a long wait or a blocked main
-    /// queue, or the next look at the task's cancellation, whichever comes first.
-    private func nextStop(_ reported: Reported) -> UInt64? {
-        var stop = deadline ?? (reported.longWait ? nil : longWaitReport)
-        if place == .insideMainQueueJob, !reported.mainQueueBlocked {
-            stop = stop.map { min($0, mainQueueBlockedReport) } ?? mainQueueBlockedReport
+    /// queue, the next look at a done response's delivery or at the task's cancellation,
+    /// whichever comes first.
+    private func nextStop(_ seen: Seen) -> UInt64? {
+        var stop = deadline ?? (seen.longWaitReported ? nil : longWaitReport)
+        func comeBack(by instant: UInt64) { stop = stop.map { min($0, instant) } ?? instant }
+        if place == .insideMainQueueJob, !seen.mainQueueBlockedReported { comeBack(by: mainQueueBlockedReport) }
+        if place.isOnMainQueue {
+            let interval = seen.doneButUndelivered == nil ? Self.deliveryCheckInterval : Self.deliveryPollInterval
+            comeBack(by: Self.adding(interval, to: Self.now))
         }
-        if inTask {
-            let check = Self.adding(Self.cancellationCheckInterval, to: Self.now)
-            stop = stop.map { min($0, check) } ?? check
-        }
+        if inTask { comeBack(by: Self.adding(Self.cancellationCheckInterval, to: Self.now)) }
         return stop
     }
 
     /// After a wake-up or a stop without the response: what to do next.
-    private func afterStop(_ reported: inout Reported) -> Outcome? {
+    private func afterStop(_ seen: inout Seen) -> Outcome? {
         if isOver { return .done }
         if inTask, withUnsafeCurrentTask(body: { $0?.isCancelled ?? false }) { return .taskCancelled }
         let now = Self.now
-        if place == .insideMainQueueJob, !reported.mainQueueBlocked, now >= mainQueueBlockedReport {
-            reported.mainQueueBlocked = true
+        if place.isOnMainQueue, response.isDone {
+            // Done, but its delivery has not reached this read's waiter: callbacks registered
+            // before the read are still being handed out, on another thread. The deadline no
+            // longer applies (the response is not late); the delivery is waited for, up to a limit
+            // that keeps a callback blocked for good (say, on the main queue this read holds)
+            // from hanging the read.
+            let since = seen.doneButUndelivered ?? now
+            seen.doneButUndelivered = since
+            guard now - since >= undeliveredLimit else { return nil }
+            reportUndelivered(after: now - since)
+            return .done
+        }
+        if place == .insideMainQueueJob, !seen.mainQueueBlockedReported, now >= mainQueueBlockedReport {
+            seen.mainQueueBlockedReported = true
             reportMainQueueBlocked(after: now - start)
         }
         if let deadline {
             return now >= deadline ? .timedOut : nil
         }
-        if !reported.longWait, now >= longWaitReport {
-            reported.longWait = true
+        if !seen.longWaitReported, now >= longWaitReport {
+            seen.longWaitReported = true
             Self.reportLongWait(on: response)
         }
         return nil
@@ -165,9 +196,28 @@ struct BlockingWait<Value: Sendable> {
         )
     }
 
+    /// Reports that this wait's response has been done for `waited` nanoseconds without its
+    /// delivery reaching the wait, which now returns without the main-queue callbacks registered
+    /// after the one that holds the delivery up.
+    private func reportUndelivered(after waited: UInt64) {
+        let seconds = PendingResponse.seconds(.nanoseconds(Int(clamping: waited)))
+        let kind: ResponseDiagnostic.Kind = place == .insideMainQueueJob ? .mainQueueBlocked : .longWait
+        let holdsMainQueue =
+            place == .insideMainQueueJob
+            ? " (perhaps waiting for the main queue, which this read holds: it is inside a main-queue job)" : ""
+        ResponseDiagnostics.report(
+            kind,
+            "\(response) is done, but a callback registered before this blocking read has held up its delivery "
+                + "for \(seconds)\(holdsMainQueue); the read returns without waiting for the main-queue callbacks "
+                + "registered after it",
+            file: response.file,
+            line: response.line
+        )
+    }
+
     /// Sleeps on the semaphore until woken, or until the next stop.
-    private func sleep(_ reported: Reported) -> Bool {
-        guard let stop = nextStop(reported) else {
+    private func sleep(_ seen: Seen) -> Bool {
+        guard let stop = nextStop(seen) else {
             waiter.semaphore.wait()
             return true
         }
@@ -184,10 +234,10 @@ struct BlockingWait<Value: Sendable> {
             while !response.isDone { waiter.semaphore.wait() }
             return .done
         }
-        var reported = Reported()
+        var seen = Seen()
         while true {
-            _ = sleep(reported)
-            if let outcome = afterStop(&reported) { return outcome }
+            _ = sleep(seen)
+            if let outcome = afterStop(&seen) { return outcome }
         }
     }
 
@@ -195,23 +245,23 @@ struct BlockingWait<Value: Sendable> {
     func runMainQueueJobs() -> Outcome {
         let previous = MainQueueJobs.park(waiter)
         defer { MainQueueJobs.unpark(restoring: previous) }
-        var reported = Reported()
+        var seen = Seen()
         while true {
             MainQueueJobs.runReadyJobs()
             if isOver { return .done }
-            if sleep(reported) { continue }  // woken: a job to run, or the response is done
-            if let outcome = afterStop(&reported) { return outcome }
+            if sleep(seen) { continue }  // woken: a job to run, or the response is done
+            if let outcome = afterStop(&seen) { return outcome }
         }
     }
 
     /// On the main thread outside any job: runs the main run loop, which drains the main queue.
     func runMainLoop() -> Outcome {
-        var reported = Reported()
+        var seen = Seen()
         while true {
             if isOver { return .done }
-            let stop = nextStop(reported)
+            let stop = nextStop(seen)
             if let stop, stop <= Self.now {
-                if let outcome = afterStop(&reported) { return outcome }
+                if let outcome = afterStop(&seen) { return outcome }
                 continue
             }
             let limit = stop.map { Date(timeIntervalSinceNow: Self.seconds(until: $0)) } ?? .distantFuture
@@ -221,7 +271,7 @@ struct BlockingWait<Value: Sendable> {
                 insideJob.place = .insideMainQueueJob
                 return insideJob.runMainQueueJobs()
             }
-            if let outcome = afterStop(&reported) { return outcome }
+            if let outcome = afterStop(&seen) { return outcome }
         }
     }
 

@@ -13,17 +13,23 @@ final class BlockingWaiter: ResponseWaiter {
     /// Whether the response has woken this waiter, which it does in registration order: so every
     /// callback registered before the wait has been handed out (its main-queue job enqueued).
     /// Waits on the main queue end on this rather than on `isDone`, which is set before the
-    /// delivery starts; their waiters are never recycled, so it is never stale.
-    private let wokenByResponse = LockedBox.make(false)
+    /// delivery starts; their waiters are never recycled, so it is never stale. `nil` for the
+    /// waits that sleep off the main queue (recycled, and ended by `isDone`), whose wake-up then
+    /// takes no lock.
+    private let wokenByResponse: LockedBox<Bool>?
 
-    init(wakesMainRunLoop: Bool) {
+    /// - Parameters:
+    ///   - wakesMainRunLoop: the wait runs the main run loop (see `wakesMainRunLoop`).
+    ///   - recordsWake: the wait ends when the response wakes it (``hasBeenWokenByResponse``).
+    init(wakesMainRunLoop: Bool, recordsWake: Bool) {
         self.wakesMainRunLoop = wakesMainRunLoop
+        wokenByResponse = recordsWake ? LockedBox.make(false) : nil
     }
 
     /// Called by the response, once, when its delivery reaches this waiter.
     @usableFromInline
     func wake() {
-        wokenByResponse.withLock { $0 = true }
+        wokenByResponse?.withLock { $0 = true }
         semaphore.signal()
         if wakesMainRunLoop { DispatchQueue.main.async {} }
     }
@@ -33,8 +39,9 @@ final class BlockingWaiter: ResponseWaiter {
         semaphore.signal()
     }
 
-    /// Whether the response has woken this waiter (see `wokenByResponse`).
+    /// Whether the response has woken this waiter (see `wokenByResponse`); `false` for a waiter
+    /// made without `recordsWake`.
     var hasBeenWokenByResponse: Bool {
-        wokenByResponse.withLock { $0 }
+        wokenByResponse?.withLock { $0 } ?? false
     }
 }

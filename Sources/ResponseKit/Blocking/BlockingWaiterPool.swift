@@ -31,7 +31,7 @@ enum BlockingWaiterPool {
 
     /// A waiter for a wait that sleeps on its semaphore: a recycled one when there is one.
     static func take() -> BlockingWaiter {
-        free.withLock { $0.popLast() } ?? BlockingWaiter(wakesMainRunLoop: false)
+        free.withLock { $0.popLast() } ?? BlockingWaiter(wakesMainRunLoop: false, recordsWake: false)
     }
 
     /// Keeps `waiter`, whose wait is over, for the next wait; drops it when the pool is full.

@@ -1,3 +1,4 @@
+import CResponseKit
 import Dispatch
 
 extension Response {
@@ -25,7 +26,9 @@ extension Response {
     /// registered on this response before the read has run (after ResponseKit's main-queue work
     /// queued before them), whether the response finished before the read or during it: a test
     /// that hands the response to a presenter, reads it, then checks the presenter, passes every
-    /// time. Off the main queue the read returns as soon as the response is done.
+    /// time. Off the main queue the read returns as soon as the response is done. (A read inside
+    /// the response's own callbacks, or one whose delivery an earlier callback holds up, cannot
+    /// wait for everything: see <doc:Threading#Blocking-reads>.)
     ///
     /// A wait that lasts longer than ``ResponseDiagnostics/longWaitThreshold`` is reported once
     /// and goes on waiting. Use ``wait(timeout:)`` to give up instead.
@@ -94,7 +97,8 @@ extension Response {
 
     /// The result if done, or `nil`, settled as a blocking read returns it: on the main thread or
     /// inside a main-queue job, after the main-queue deliveries registered before the read have
-    /// run (a response still delivering is waited for until it has handed them out).
+    /// run (a response still delivering on another thread is waited for until it has handed them
+    /// out, which takes moments unless a callback holds it up).
     func checkResultSettled() -> Result<Value, any Error>? {
         guard isDone else { return nil }
         return waitForResult(deadline: nil)
@@ -116,15 +120,19 @@ extension Response {
             return finished
         }
         let place = BlockingWait<Value>.Place.current
-        // Done but still delivering: off the main queue nothing is left to settle.
-        if !place.isOnMainQueue, let finished = checkResult() { return finished }
+        // Done but still delivering: off the main queue nothing is left to settle; and a read
+        // inside that very delivery (one of its callbacks reads it) must not wait for it, since
+        // the delivery goes on only once the read returns.
+        if isDone, !place.isOnMainQueue || isBeingCompletedOnThisThread { return settled(on: place) }
         // Only a sleeping wait's waiter is recycled: the main run loop's also stops the run loop
         // when woken, and one parked inside a main-queue job hears every job enqueued meanwhile.
         let isPooled = !place.isOnMainQueue
-        let waiter = isPooled ? BlockingWaiterPool.take() : BlockingWaiter(wakesMainRunLoop: place == .mainRunLoop)
+        let waiter =
+            isPooled
+            ? BlockingWaiterPool.take() : BlockingWaiter(wakesMainRunLoop: place == .mainRunLoop, recordsWake: true)
         defer { if isPooled { BlockingWaiterPool.recycle(waiter) } }
-        // A waiting reader holds a claim, as a callback does: cancelling a response derived from
-        // this one does not cancel what the reader waits for (see Response+Derive.swift).
+        // A waiting reader holds a claim, as a derived response does: cancelling a response
+        // derived from this one does not cancel what the reader waits for (Response+Derive.swift).
         guard addWaiter(waiter, claiming: true) else { return settled(on: place) }
         let inTask = withUnsafeCurrentTask { $0 != nil }
         let wait = BlockingWait(response: self, waiter: waiter, place: place, deadline: deadline, inTask: inTask)
@@ -133,17 +141,28 @@ extension Response {
             // Only a wait that saw the outcome observed it: a timed-out one did not.
             return settled(on: place)
         case .timedOut:
-            // Leave nothing behind; if the response woke the waiter meanwhile, the wait did not
-            // time out. Giving up is not cancelling: the claim goes without cancelling anything.
+            // Leave nothing behind. Giving up is not cancelling: the claim goes without cancelling,
+            // unless a derived response let go wanting that while this read still waited.
             if removeWaiter(waiter) {
-                _ = removeClaim()
+                releaseReaderClaim()
                 return nil
+            }
+            // Done meanwhile, and its delivery holds the waiter: the wait did not time out. On the
+            // main queue, the delivery is waited for (a done response's wait ignores its deadline).
+            if place.isOnMainQueue {
+                _ = BlockingWait(response: self, waiter: waiter, place: place, deadline: nil, inTask: inTask).run()
             }
             return settled(on: place)
         case .taskCancelled:
-            if removeWaiter(waiter) { _ = removeClaim() }
+            if removeWaiter(waiter) { releaseReaderClaim() }
             return .failure(CancellationError())
         }
+    }
+
+    /// Whether this thread is completing the response now: the read runs inside its completion
+    /// (a cancellation handler, or a callback, reads it).
+    private var isBeingCompletedOnThisThread: Bool {
+        rk_is_delivering(Unmanaged.passUnretained(self).toOpaque())
     }
 
     /// The result of a response whose delivery has handed out every callback registered before

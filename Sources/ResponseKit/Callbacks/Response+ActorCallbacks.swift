@@ -51,9 +51,9 @@ extension Response {
         isolatedTo actor: A,
         _ body: @escaping @Sendable (isolated A, Result<Value, any Error>) -> Void
     ) -> Response<Value> {
-        // An observer (it sees either outcome, inline), yet a user's callback: it holds a claim.
+        // An observer (it sees either outcome, inline), yet a user's callback: it waits too.
         register(
-            claiming: .observer { result, _ in
+            observing: .observer { result, _ in
                 Task { await Self.run(body, on: actor, with: result) }
             }
         )

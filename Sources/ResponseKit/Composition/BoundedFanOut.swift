@@ -111,7 +111,7 @@ final class BoundedFanOut<Element: Sendable, Output: Sendable>: Sendable {
     private func finished(_ index: Int, with result: Result<Output, any Error>, context: inout CompletionContext) {
         let finish = state.withLock { state -> Finish in
             guard let response = state.inFlight.removeValue(forKey: index) else { return .ignore }
-            _ = response.removeClaim()  // done: only the count changes
+            response.removeClaim()  // done: only the count changes
             state.running -= 1
             switch result {
             case .success(let value):

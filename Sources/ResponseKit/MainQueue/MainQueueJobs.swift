@@ -254,11 +254,19 @@ enum MainQueueJobs {
     /// silently otherwise (`response.onCompletion { print($0) }` at the end of a `main.swift`
     /// that never runs the main queue prints nothing). Called by `atexit`.
     ///
-    /// Counts the jobs no batch took; a batch the main queue took is running or ran.
+    /// Counts the jobs no batch took, and, when the process exits from the main queue (inside a
+    /// main-queue job, or at the end of `main.swift`), those left in the batch under way. Takes
+    /// the lock only if it is free: `exit` may be called from a signal handler that interrupted
+    /// this thread while it held it, and then the report is skipped rather than the exit hung.
     private static func reportJobsLeftAtExit() {
-        let (count, firstSite, serviced) = state.withLock { state in
-            (state.jobs.count, state.firstSite, state.everServiced)
-        }
+        guard
+            let (queued, firstSite, serviced) = state.withLockIfAvailable({ state in
+                (state.jobs.count, state.firstSite, state.everServiced)
+            })
+        else { return }
+        // Only the main queue touches the batch; elsewhere it may be running, so it is not read.
+        let leftInBatch = MainQueue.isCurrent ? MainActor.assumeIsolated { batch.count - next } : 0
+        let count = queued + leftInBatch
         guard count > 0 else { return }
         let site = firstSite ?? .unknown
         let deliveries = count == 1 ? "1 delivery" : "\(count) deliveries"

@@ -121,6 +121,11 @@ extension Response {
             return false
         case .deliver(let callbacks):
             if rk_load_relaxed(word) & ResponseFlags.tracked != 0 { ResponseTracking.untrack(ObjectIdentifier(self)) }
+            // Recorded for the blocking reads that this completion's own code may make (a
+            // cancellation handler or a callback reads this response): on the main queue such a
+            // read waits for the delivery to reach it, and this one is further up its stack.
+            rk_delivery_begin(Unmanaged.passUnretained(self).toOpaque())
+            defer { rk_delivery_end() }
             // Moved out, not read through a copy nor bound from the action: each copy retained
             // and released what it holds (measured: four retains per step of a chain).
             switch consume links {
@@ -257,14 +262,14 @@ extension Response {
 
     /// Registers `callback`, or delivers it at once when the response is done.
     ///
-    /// A callback of the user's waits for the result, so it holds a claim (see
-    /// Response+Derive.swift): cancelling a response derived from this one then leaves this one
-    /// alone. An internal observer's claim, if any, is its derived response's
+    /// A callback of the user's waits for the result, so it marks the response ``ResponseFlags/observed``
+    /// (see Response+Derive.swift): cancelling a response derived from this one then leaves this
+    /// one alone. An internal observer's claim, if any, is its derived response's
     /// (``register(claiming:)``).
     @inlinable
     func register(_ callback: consuming ResponseCallback<Value>) {
-        let claim = callback.isObserver ? 0 : ResponseFlags.oneClaim
-        register(consume callback, claim: claim)
+        let marking = callback.isObserver ? 0 : ResponseFlags.observed
+        register(consume callback, claim: 0, marking: marking)
     }
 
     /// Registers the observer of a response derived from this one, and records that response's
@@ -272,17 +277,25 @@ extension Response {
     /// records no claim: claims matter only while pending.
     @inlinable
     func register(claiming callback: consuming ResponseCallback<Value>) {
-        register(consume callback, claim: ResponseFlags.oneClaim)
+        register(consume callback, claim: ResponseFlags.oneClaim, marking: 0)
     }
 
-    /// Registers `callback`, adding `claim` to the claim count; a completion context is made only
-    /// for an internal observer of a response that is done, to deliver through.
+    /// Registers an internal observer that stands for a callback of the user's (an actor's
+    /// callback that sees either outcome): it marks the response observed, as a callback does.
+    @inlinable
+    func register(observing callback: consuming ResponseCallback<Value>) {
+        register(consume callback, claim: 0, marking: ResponseFlags.observed)
+    }
+
+    /// Registers `callback`, adding `claim` to the claim count and setting the flags `marking` as
+    /// the lock is released; a completion context is made only for an internal observer of a
+    /// response that is done, to deliver through.
     @inlinable @inline(__always)
-    func register(_ callback: consuming ResponseCallback<Value>, claim: UInt32) {
+    func register(_ callback: consuming ResponseCallback<Value>, claim: UInt32, marking: UInt32) {
         // Moved into the machine rather than copied (a retain, a release; without `consume` the
         // optimiser copied it here: 70 instructions per W1 operation).
         var carried: ResponseCallback<Value>? = consume callback
-        guard let result = store(&carried, claim: claim) else { return }
+        guard let result = store(&carried, claim: claim, marking: marking) else { return }
         switch carried.take().unsafelyUnwrapped {
         case .observer(let body):
             var context = CompletionContext()
@@ -298,22 +311,26 @@ extension Response {
     @inlinable
     func register(_ callback: consuming ResponseCallback<Value>, context: inout CompletionContext) {
         var carried: ResponseCallback<Value>? = consume callback
-        guard let result = store(&carried, claim: 0) else { return }
+        guard let result = store(&carried, claim: 0, marking: 0) else { return }
         deliver(result, to: carried.take().unsafelyUnwrapped, context: &context)
     }
 
-    /// Takes the callback out of `callback` and stores it, adding `claim` to the claim count as
-    /// the lock is released; or, when the response is done, leaves it there and returns the result
-    /// for the caller to deliver it.
+    /// Takes the callback out of `callback` and stores it, adding `claim` to the claim count and
+    /// setting `marking` as the lock is released; or, when the response is done, leaves it there
+    /// and returns the result for the caller to deliver it.
     @inlinable @inline(__always)
-    func store(_ callback: inout ResponseCallback<Value>?, claim: UInt32) -> Result<Value, any Error>? {
+    func store(
+        _ callback: inout ResponseCallback<Value>?,
+        claim: UInt32,
+        marking: UInt32
+    ) -> Result<Value, any Error>? {
         let observesFailure = callback.unsafelyUnwrapped.observesFailure
         if let result = deliveredResult {
             if observesFailure { markFailureObserved() }
             return result
         }
         let action = withLock(addingOnUnlock: claim) { machine, flagsOnUnlock in
-            if observesFailure { flagsOnUnlock = ResponseFlags.failureObserved }
+            flagsOnUnlock = observesFailure ? marking | ResponseFlags.failureObserved : marking
             return register(&callback, in: &machine, flagsOnUnlock: &flagsOnUnlock)
         }
         // Consumed on every path: a payload-free action then costs no outlined destroy.
@@ -434,13 +451,22 @@ extension Response: ClaimHolder {
     @inlinable
     func releaseClaim() {
         guard !isDone else { return }
-        if removeClaim(), !isDone { cancel() }
+        if releaseClaimDecidingCancel(wantsCancel: true), !isDone { cancel() }
     }
 
     @inlinable
     func releaseClaim(context: inout CompletionContext) {
         guard !isDone else { return }
-        if removeClaim(), !isDone { cancelAfterLastClaim(context: &context) }
+        if releaseClaimDecidingCancel(wantsCancel: true), !isDone { cancelAfterLastClaim(context: &context) }
+    }
+
+    /// Gives up a blocking read's claim: the read gave up (a timeout, its task's cancellation),
+    /// which cancels nothing of its own; but when a derived response or a task let go wanting
+    /// the response cancelled while this read still waited, the read was the last to let go, and
+    /// that cancellation happens now.
+    func releaseReaderClaim() {
+        guard !isDone else { return }
+        if releaseClaimDecidingCancel(wantsCancel: false), !isDone { cancel() }
     }
 
     /// Cancels the response because nobody waits for it any more.

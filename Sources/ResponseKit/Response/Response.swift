@@ -389,6 +389,13 @@ public final class Response<Value: Sendable>: @unchecked Sendable {
         if flags & ResponseFlags.failureObserved == 0 { setFlags(ResponseFlags.failureObserved) }
     }
 
+    /// Counts a failure as observed without waiting for the response: for ResponseKitServices,
+    /// which reports its steps' failures itself. (A callback that does nothing would do it too,
+    /// but a callback waits for the response, so no consumer's cancellation would reach it.)
+    package func countFailureAsObserved() {
+        markFailureObserved()
+    }
+
     // MARK: - Cancelling
 
     /// Fails a pending response with `CancellationError` and tells the work, so that it can stop.

@@ -1,9 +1,9 @@
 /// The bits of a response's state word that can be read without its lock.
 ///
 /// They answer the questions asked on every hot path (`isDone`, "may I read the result without
-/// locking?") in one atomic load, and carry the claim count that composition uses for
-/// cancellation. Bit 0 is the lock on platforms where the lock lives in the word
-/// (see `CResponseKit.h`); it is never set or cleared here.
+/// locking?") in one atomic load, and carry the claims that decide when letting go cancels the
+/// response. Bit 0 is the lock on platforms where the lock lives in the word (see
+/// `CResponseKit.h`); it is never set or cleared here.
 @usableFromInline
 enum ResponseFlags {
     /// The response has its result (set once, with release ordering, under the lock).
@@ -27,9 +27,16 @@ enum ResponseFlags {
     /// The response is in `ResponseTracking`'s list while pending: its completion or release
     /// takes it out. Set at creation only.
     @inlinable static var tracked: UInt32 { 1 << 8 }
-    /// One claim: a derived response or an awaiting task that waits for this response. The count
-    /// takes the bits from ``claimShift`` up.
+    /// A callback of the user's waits for the response (set as it registers, never cleared): no
+    /// derived response or task letting go cancels it. A flag rather than a claim each, since a
+    /// callback never lets go while the response is pending: it cannot overflow the count.
+    @inlinable static var observed: UInt32 { 1 << 9 }
+    /// A derived response or a task let go wanting the response cancelled while others still held
+    /// claims: whoever lets go of the last claim later (a blocking read giving up) cancels it.
+    @inlinable static var cancelWanted: UInt32 { 1 << 10 }
+    /// One claim: a derived response, an awaiting task or a blocking read that waits for this
+    /// response and may let go early. The count takes the bits from ``claimShift`` up.
     @inlinable static var oneClaim: UInt32 { 1 << claimShift }
-    /// Where the claim count starts in the word.
-    @inlinable static var claimShift: UInt32 { 9 }
+    /// Where the claim count starts in the word: 21 bits, about two million claims at once.
+    @inlinable static var claimShift: UInt32 { 11 }
 }

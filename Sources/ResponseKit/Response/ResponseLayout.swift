@@ -101,15 +101,22 @@ struct ResponseUpstream {
         self.response = response
     }
 
-    /// Gives up the claim; cancels the upstream when it was the last one and the upstream is
-    /// still pending, inside `context`. An upstream that is done is left alone: its claims no
+    /// Gives up the claim; cancels the upstream when it was the last one, no callback waits for
+    /// it and it is still pending, inside `context`. An upstream that is done is left alone: its claims no
     /// longer matter, and a step of a chain, finished by its upstream, saves an atomic operation.
     @inlinable
     func releaseClaim(context: inout CompletionContext) {
         let word = ResponseLayout.word(of: response)
         guard rk_load_relaxed(word) & ResponseFlags.done == 0 else { return }
-        let before = rk_fetch_sub(word, ResponseFlags.oneClaim)
-        guard before >> ResponseFlags.claimShift == 1, rk_load_acquire(word) & ResponseFlags.done == 0 else { return }
+        let cancels = rk_release_claim(
+            word,
+            ResponseFlags.oneClaim,
+            ResponseFlags.claimShift,
+            ResponseFlags.observed,
+            ResponseFlags.cancelWanted,
+            true
+        )
+        guard cancels, rk_load_acquire(word) & ResponseFlags.done == 0 else { return }
         cancel(context: &context)
     }
 

@@ -430,9 +430,10 @@ struct ResponseLinks {
 /// Something a derived response holds a claim on: a ``Response`` of any value type.
 @usableFromInline
 protocol ClaimHolder: AnyObject, Sendable {
-    /// Records that one more derived response or task waits for this response.
+    /// Records that one more derived response, task or blocking read waits for this response.
     func addClaim()
-    /// Gives up one claim; cancels the response when it was the last one and the response is pending.
+    /// Gives up one claim; cancels the response when it was the last one, no callback waits for it
+    /// and the response is pending.
     func releaseClaim()
     /// ``releaseClaim()`` inside a completion under way, which a resulting cancellation joins.
     func releaseClaim(context: inout CompletionContext)

@@ -26,7 +26,7 @@ extension Response {
     }
 
     /// ``withLock(_:)`` that also adds `amount` to the word as it unlocks, in the same atomic
-    /// operation: a registration that records a claim with it (composition).
+    /// operation: a registration that records a claim with it (a derived response, a blocking read).
     @inlinable @inline(__always)
     func withLock<Result>(
         addingOnUnlock amount: UInt32,
@@ -99,7 +99,8 @@ extension Response {
 
     // MARK: - Claims
 
-    /// Adds a claim: with or without the lock, the add is atomic.
+    /// Adds a claim (a derived response, an awaiting task): with or without the lock, the add is
+    /// atomic.
     ///
     /// Claims matter only while the response is pending: releasing one from a response that is
     /// done changes nothing (``ResponseUpstream/releaseClaim(context:)`` does not even count it),
@@ -109,10 +110,27 @@ extension Response {
         rk_fetch_add(word, ResponseFlags.oneClaim)
     }
 
-    /// Removes a claim; returns whether it was the last one.
+    /// Removes a claim of a response that is done: only the count changes.
     @inlinable
-    func removeClaim() -> Bool {
-        let before = rk_fetch_sub(word, ResponseFlags.oneClaim)
-        return before >> ResponseFlags.claimShift == 1
+    func removeClaim() {
+        rk_fetch_sub(word, ResponseFlags.oneClaim)
+    }
+
+    /// Removes a claim; returns whether the response should now be cancelled (see
+    /// `rk_release_claim`): the last claim went, no callback waits, and this holder or an earlier
+    /// one let go wanting it cancelled.
+    ///
+    /// - Parameter wantsCancel: `true` for a derived response that finished early or a cancelled
+    ///   awaiting task; `false` for a blocking read that gave up, which cancels nothing of its own.
+    @inlinable
+    func releaseClaimDecidingCancel(wantsCancel: Bool) -> Bool {
+        rk_release_claim(
+            word,
+            ResponseFlags.oneClaim,
+            ResponseFlags.claimShift,
+            ResponseFlags.observed,
+            ResponseFlags.cancelWanted,
+            wantsCancel
+        )
     }
 }
