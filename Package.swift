@@ -57,9 +57,12 @@ let package = Package(
             dependencies: ["ResponseKit"],
             path: "Tests/Fixtures/ResponseKitFixture"
         ),
+        // Runs an executable of this package and waits for it: for the test targets that check
+        // what only a whole process shows. Not a product.
+        .target(name: "ExecutableRun", path: "Tests/Support/ExecutableRun"),
         .testTarget(
             name: "ResponseKitTests",
-            dependencies: ["ResponseKit", "ResponseKitTesting", "ResponseKitFixture"]
+            dependencies: ["ResponseKit", "ResponseKitTesting", "ResponseKitFixture", "ExecutableRun"]
         ),
         .testTarget(name: "ResponseKitTestingTests", dependencies: ["ResponseKit", "ResponseKitTesting"]),
         .testTarget(
@@ -107,7 +110,7 @@ package.targets += [
         name: "ExampleSupport", dependencies: ["ResponseKit"], path: "Examples/ExampleSupport/Sources/ExampleSupport"),
     .testTarget(
         name: "ExampleSupportTests",
-        dependencies: ["ExampleSupport", "ResponseKit", "ResponseKitTesting"],
+        dependencies: ["ExampleSupport", "ResponseKit", "ResponseKitTesting", "ExecutableRun"],
         path: "Examples/ExampleSupport/Tests/ExampleSupportTests"
     ),
 ]

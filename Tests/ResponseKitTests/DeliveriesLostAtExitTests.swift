@@ -1,3 +1,4 @@
+import ExecutableRun
 import Testing
 
 /// A command-line program that exits with `.main` deliveries still queued (it never serviced the
@@ -5,7 +6,7 @@ import Testing
 /// Each case is a real process (`ResponseKitFixture`), since only an exit shows it.
 struct DeliveriesLostAtExitTests {
     @Test func aDeliveryNobodyRan_isReportedAtExit_withItsCreationSite() throws {
-        let run = try FixtureRun(["lost-at-exit", "1"])
+        let run = try ExecutableRun("ResponseKitFixture", ["lost-at-exit", "1"])
         #expect(run.status == 0)
         #expect(run.standardOutput == "exiting\n")
         let lines = run.standardError.split(separator: "\n")
@@ -18,7 +19,7 @@ struct DeliveriesLostAtExitTests {
     }
 
     @Test func manyDeliveriesNobodyRan_areCountedInOneLine() throws {
-        let run = try FixtureRun(["lost-at-exit", "3"])
+        let run = try ExecutableRun("ResponseKitFixture", ["lost-at-exit", "3"])
         #expect(run.status == 0)
         let lines = run.standardError.split(separator: "\n")
         #expect(lines.count == 1, "one line: \(run.standardError)")
@@ -26,14 +27,14 @@ struct DeliveriesLostAtExitTests {
     }
 
     @Test func aBlockingReadOnTheMainThread_runsTheDeliveryFirst_andNothingIsReported() throws {
-        let run = try FixtureRun(["blocking-read"])
+        let run = try ExecutableRun("ResponseKitFixture", ["blocking-read"])
         #expect(run.status == 0)
         #expect(run.standardOutput == "delivered 1\nread 1\n")
         #expect(run.standardError == "")
     }
 
     @Test func aProgramThatServicesTheMainQueue_reportsNothing() throws {
-        let run = try FixtureRun(["serviced"])
+        let run = try ExecutableRun("ResponseKitFixture", ["serviced"])
         #expect(run.status == 0)
         #expect(run.standardOutput == "delivered 1\n")
         #expect(run.standardError == "")

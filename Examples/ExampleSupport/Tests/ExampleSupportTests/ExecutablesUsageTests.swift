@@ -1,4 +1,5 @@
 import ExampleSupport
+import ExecutableRun
 import Foundation
 import Testing
 

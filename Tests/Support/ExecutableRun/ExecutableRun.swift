@@ -1,5 +1,4 @@
 import Dispatch
-import ExampleSupport
 import Foundation
 
 #if canImport(Glibc)
@@ -8,32 +7,36 @@ import Glibc
 import Darwin
 #endif
 
-/// One run of an example's executable, built beside the test bundle: standard input from
-/// `/dev/null`, standard output and standard error into files of their own, then the exit status.
+/// One run of an executable of this package, built beside the test bundle (the test target
+/// depends on it): standard input from `/dev/null`, standard output and standard error into
+/// temporary files of their own, then the exit status. For what only a whole process shows: its
+/// usage and exit status, what it prints at exit.
 ///
-/// The output goes to files, not pipes, so nothing can wait for an end of file that never comes;
-/// a child still running after 30 seconds (a broken executable) is killed, and the run reports
-/// that instead of hanging.
-struct ExecutableRun {
+/// The output goes to files, unlinked at once, not pipes, so nothing waits for an end of file that
+/// never comes; a child still running after 30 seconds (a broken executable) is killed, and the run
+/// reports that instead of hanging. Shared by the test targets that run executables.
+package struct ExecutableRun {
     /// What the executable wrote on standard output.
-    let standardOutput: String
+    package let standardOutput: String
     /// What it wrote on standard error.
-    let standardError: String
-    /// Its exit status; `nil` when it was killed by a signal (or by the 30-second limit).
-    let status: Int32?
+    package let standardError: String
+    /// Its exit status; `nil` when a signal ended it (or the 30-second limit).
+    package let status: Int32?
 
-    struct Failure: Error, CustomStringConvertible {
-        let description: String
+    package struct Failure: Error, CustomStringConvertible {
+        package let description: String
     }
 
     /// Runs `name` with `arguments` and waits for it to exit.
     ///
     /// - Throws: ``Failure`` when the executable is not built or cannot be started.
-    init(_ name: String, _ arguments: [String]) throws {
+    package init(_ name: String, _ arguments: [String]) throws {
         let path = try Self.locate(name)
-        let directory = TemporaryDirectory()
-        let (outPath, errPath) = (directory.path("out"), directory.path("err"))
-
+        let (output, error) = (try Self.unlinkedFile(), try Self.unlinkedFile())
+        defer {
+            close(output)
+            close(error)
+        }
         #if canImport(Darwin)
         var actions: posix_spawn_file_actions_t?
         #else
@@ -42,9 +45,8 @@ struct ExecutableRun {
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-
+        posix_spawn_file_actions_adddup2(&actions, output, 1)
+        posix_spawn_file_actions_adddup2(&actions, error, 2)
         let argv = ([path] + arguments).map { strdup($0) } + [nil]
         defer { for pointer in argv { free(pointer) } }
         var pid = pid_t()
@@ -59,12 +61,33 @@ struct ExecutableRun {
         var raw: Int32 = 0
         while waitpid(pid, &raw, 0) == -1, errno == EINTR {}
         watchdog.cancel()
-
         status = raw & 0x7f == 0 ? (raw >> 8) & 0xff : nil  // WIFEXITED, WEXITSTATUS
-        // AtomicFile.read, not String(contentsOfFile:): on Linux, swift-foundation's
-        // readBytesFromFile leaks the buffer of a small file, which the leak checker reports.
-        standardOutput = String(decoding: (try? AtomicFile.read(outPath)) ?? Data(), as: UTF8.self)
-        standardError = String(decoding: (try? AtomicFile.read(errPath)) ?? Data(), as: UTF8.self)
+        standardOutput = Self.contents(of: output)
+        standardError = Self.contents(of: error)
+    }
+
+    /// A temporary file already unlinked: it goes away with its last descriptor.
+    private static func unlinkedFile() throws -> Int32 {
+        var template = Array("\(NSTemporaryDirectory())/ExecutableRun-XXXXXX".utf8CString)
+        let descriptor = mkstemp(&template)
+        guard descriptor >= 0 else { throw Failure(description: "mkstemp: \(String(cString: strerror(errno)))") }
+        unlink(template)
+        return descriptor
+    }
+
+    /// Everything written to `descriptor`, read with `read(2)`: on Linux, swift-foundation's
+    /// file reading leaks the buffer of a small file, which the leak checker reports.
+    private static func contents(of descriptor: Int32) -> String {
+        lseek(descriptor, 0, SEEK_SET)
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = read(descriptor, &buffer, buffer.count)
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { break }
+            bytes += buffer[0..<count]
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// The executable `name` in the build products directory, beside the test bundle.
