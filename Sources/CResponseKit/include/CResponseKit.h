@@ -178,14 +178,16 @@ static inline bool rk_release_claim(
 /// that a read inside the delivery of the very response it reads returns instead of waiting for
 /// that delivery, which is further up its own stack.
 typedef struct {
-    const void *responses[RK_DELIVERIES_RECORDED];
+    uintptr_t responses[RK_DELIVERIES_RECORDED];
     uint32_t depth;
 } rk_deliveries;
 
 extern _Thread_local rk_deliveries rk_deliveries_here;
 
-/// Records that this thread is completing `response` (until `rk_delivery_end`).
-static inline void rk_delivery_begin(const void *response) {
+/// Records that this thread is completing `response` (its address; until `rk_delivery_end`). An
+/// integer rather than a pointer: Swift then sees no object escape into C, and keeps moving the
+/// completion's values instead of copying them around the call.
+static inline void rk_delivery_begin(uintptr_t response) {
     rk_deliveries *here = &rk_deliveries_here;
     if (here->depth < RK_DELIVERIES_RECORDED) here->responses[here->depth] = response;
     here->depth += 1;
@@ -196,8 +198,8 @@ static inline void rk_delivery_end(void) {
     rk_deliveries_here.depth -= 1;
 }
 
-/// Whether this thread is completing `response` now, at any depth recorded.
-static inline bool rk_is_delivering(const void *response) {
+/// Whether this thread is completing `response` (its address) now, at any depth recorded.
+static inline bool rk_is_delivering(uintptr_t response) {
     const rk_deliveries *here = &rk_deliveries_here;
     uint32_t recorded = here->depth < RK_DELIVERIES_RECORDED ? here->depth : RK_DELIVERIES_RECORDED;
     for (uint32_t index = 0; index < recorded; index++) {

@@ -162,7 +162,7 @@ extension Response {
     /// Whether this thread is completing the response now: the read runs inside its completion
     /// (a cancellation handler, or a callback, reads it).
     private var isBeingCompletedOnThisThread: Bool {
-        rk_is_delivering(Unmanaged.passUnretained(self).toOpaque())
+        rk_is_delivering(UInt(bitPattern: ObjectIdentifier(self)))
     }
 
     /// The result of a response whose delivery has handed out every callback registered before

@@ -53,7 +53,7 @@ extension Response {
     ) -> Response<Value> {
         // An observer (it sees either outcome, inline), yet a user's callback: it waits too.
         register(
-            observing: .observer { result, _ in
+            .observer { result, _ in
                 Task { await Self.run(body, on: actor, with: result) }
             }
         )

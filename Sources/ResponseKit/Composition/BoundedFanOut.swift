@@ -105,7 +105,8 @@ final class BoundedFanOut<Element: Sendable, Output: Sendable>: Sendable {
             response.releaseClaim()
             return
         }
-        response.register(.observer { result, completion in self.finished(index, with: result, context: &completion) })
+        response.register(
+            internal: .observer { result, completion in self.finished(index, with: result, context: &completion) })
     }
 
     private func finished(_ index: Int, with result: Result<Output, any Error>, context: inout CompletionContext) {

@@ -216,7 +216,7 @@ extension Response {
         // Every claim at once, before the combined response is shared: one array.
         for input in inputs { input.addClaim() }
         combined.beforeSharing { $0.makeExtras().upstreams = inputs }
-        for (index, input) in inputs.enumerated() { input.register(observer(index, combined)) }
+        for (index, input) in inputs.enumerated() { input.register(internal: observer(index, combined)) }
         return combined
     }
 }

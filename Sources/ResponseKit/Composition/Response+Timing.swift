@@ -37,7 +37,7 @@ extension Response {
         let timer = scheduler.schedule(after: limit) {
             derived.complete(with: .failure(ResponseError.deadlineExceeded), how: .racing)
         }
-        derived.register(.observer { _, _ in timer.cancel() })
+        derived.register(internal: .observer { _, _ in timer.cancel() })
         return derived
     }
 

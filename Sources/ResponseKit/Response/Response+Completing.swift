@@ -62,7 +62,9 @@ extension Response {
             response, outcome, context in
             // Made from `self` just above: the downcast holds.
             let response = unsafeDowncast(response, to: Response<Value>.self)
+            rk_delivery_begin(UInt(bitPattern: ObjectIdentifier(response)))
             response.complete(outcome: outcome, result: outcome.result(as: Value.self), how: .racing, context: &context)
+            rk_delivery_end()
         }
     }
 
@@ -76,7 +78,16 @@ extension Response {
         context: inout CompletionContext
     ) -> Bool {
         // Made before the lock: storing a large value allocates its box.
-        complete(outcome: ResponseOutcome(result), result: result, how: how, context: &context)
+        let outcome = ResponseOutcome(result)
+        // Recorded for the blocking reads that this completion's own code may make (a
+        // cancellation handler or a callback reads this response): on the main queue such a read
+        // waits for the delivery to reach it, and this one is further up its stack. Around the
+        // call, not inside: there, the opaque C calls made the callbacks be copied instead of
+        // moved (a retain and a release each; 130 instructions per W1 operation).
+        rk_delivery_begin(UInt(bitPattern: ObjectIdentifier(self)))
+        let completed = complete(outcome: outcome, result: result, how: how, context: &context)
+        rk_delivery_end()
+        return completed
     }
 
     /// ``complete(with:how:context:)`` with the outcome the machine stores already made.
@@ -121,11 +132,6 @@ extension Response {
             return false
         case .deliver(let callbacks):
             if rk_load_relaxed(word) & ResponseFlags.tracked != 0 { ResponseTracking.untrack(ObjectIdentifier(self)) }
-            // Recorded for the blocking reads that this completion's own code may make (a
-            // cancellation handler or a callback reads this response): on the main queue such a
-            // read waits for the delivery to reach it, and this one is further up its stack.
-            rk_delivery_begin(Unmanaged.passUnretained(self).toOpaque())
-            defer { rk_delivery_end() }
             // Moved out, not read through a copy nor bound from the action: each copy retained
             // and released what it holds (measured: four retains per step of a chain).
             switch consume links {
@@ -260,16 +266,15 @@ extension Response {
 
     // MARK: - Registering
 
-    /// Registers `callback`, or delivers it at once when the response is done.
+    /// Registers a callback of the user's, or delivers it at once when the response is done.
     ///
-    /// A callback of the user's waits for the result, so it marks the response ``ResponseFlags/observed``
-    /// (see Response+Derive.swift): cancelling a response derived from this one then leaves this
-    /// one alone. An internal observer's claim, if any, is its derived response's
-    /// (``register(claiming:)``).
+    /// A callback waits for the result, so it marks the response ``ResponseFlags/observed`` (see
+    /// Response+Derive.swift): cancelling a response derived from this one then leaves this one
+    /// alone. Internal observers register with ``register(internal:)`` instead (decided at the
+    /// call site: a check of the callback's kind here cost a retain and a release per callback).
     @inlinable
     func register(_ callback: consuming ResponseCallback<Value>) {
-        let marking = callback.isObserver ? 0 : ResponseFlags.observed
-        register(consume callback, claim: 0, marking: marking)
+        register(consume callback, claim: 0, marking: ResponseFlags.observed)
     }
 
     /// Registers the observer of a response derived from this one, and records that response's
@@ -280,11 +285,11 @@ extension Response {
         register(consume callback, claim: ResponseFlags.oneClaim, marking: 0)
     }
 
-    /// Registers an internal observer that stands for a callback of the user's (an actor's
-    /// callback that sees either outcome): it marks the response observed, as a callback does.
+    /// Registers an internal observer that waits for nothing on anyone's behalf (a combinator's
+    /// input, a timer to cancel): no claim, no mark; whoever it serves holds its own claim.
     @inlinable
-    func register(observing callback: consuming ResponseCallback<Value>) {
-        register(consume callback, claim: 0, marking: ResponseFlags.observed)
+    func register(internal callback: consuming ResponseCallback<Value>) {
+        register(consume callback, claim: 0, marking: 0)
     }
 
     /// Registers `callback`, adding `claim` to the claim count and setting the flags `marking` as

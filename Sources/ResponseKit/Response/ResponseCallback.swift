@@ -36,13 +36,6 @@ enum ResponseCallback<Value: Sendable>: Sendable {
         }
     }
 
-    /// Whether this is an internal observer, which runs inline and takes part in a completion.
-    @inlinable
-    var isObserver: Bool {
-        if case .observer = self { return true }
-        return false
-    }
-
     /// Whether this entry is `waiter`.
     @inlinable
     func isWaiter(_ waiter: any ResponseWaiter) -> Bool {
