@@ -41,8 +41,7 @@ public final class ConsoleInput: Sendable {
     ///   the end of the input. Reads happen one at a time, in call order.
     public func nextLine() -> Response<String?> {
         Response(on: queue, executor: .immediate) { [readLine] in
-            Terminal.blockTerminationSignalsOnCurrentThread()
-            return readLine()
+            readLine()
         }
     }
 }

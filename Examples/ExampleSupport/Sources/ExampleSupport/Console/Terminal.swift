@@ -18,19 +18,4 @@ public enum Terminal {
     public static var isStandardOutputInteractive: Bool {
         isatty(1) == 1
     }
-
-    /// Blocks SIGINT and SIGTERM on the calling thread.
-    ///
-    /// `ServiceRunner` receives these signals through Dispatch, which on Linux reads them from a
-    /// `signalfd`: that works only while no thread leaves them unblocked, since the runner sets
-    /// them to be ignored and a thread that accepts one would silently drop it. Threads started
-    /// after the runner inherit its mask; a thread of our own that may predate it (the input
-    /// reader) blocks them itself, so Ctrl-C always reaches the runner.
-    public static func blockTerminationSignalsOnCurrentThread() {
-        var signals = sigset_t()
-        sigemptyset(&signals)
-        sigaddset(&signals, SIGINT)
-        sigaddset(&signals, SIGTERM)
-        pthread_sigmask(SIG_BLOCK, &signals, nil)
-    }
 }
