@@ -10,6 +10,8 @@
 
 uint32_t rk_tracking_enabled_flag = 0;
 uint32_t rk_main_jobs_flag = 0;
+uint32_t rk_check_scopes_running = 0;
+uint32_t rk_check_scopes_used = 0;
 _Thread_local rk_deliveries rk_deliveries_here;
 
 #if defined(__APPLE__)

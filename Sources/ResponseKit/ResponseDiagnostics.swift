@@ -46,6 +46,12 @@ public struct ResponseDiagnostic: Sendable, CustomStringConvertible {
         /// main queue (`dispatchMain()`, `RunLoop.main.run()`), or the process exited before it
         /// got to them. Reported once, at exit, with how many and the creation site of the first.
         public static let lostAtExit = Kind(description: "lostAtExit")
+        /// Found by ResponseKitTesting's response checks, not reported by ResponseKit itself: a
+        /// response the test made is still pending, and still referenced, when the test ends.
+        public static let pendingAtEnd = Kind(description: "pendingAtEnd")
+        /// Found by ResponseKitTesting's response checks: a test double the test made (a
+        /// `ManualExecutor`, a `ManualScheduler`, a `StubbedCalls`) still has work when it ends.
+        public static let leftoverWork = Kind(description: "leftoverWork")
     }
 
     /// What kind of problem this is.
@@ -154,10 +160,28 @@ public enum ResponseDiagnostics {
         StandardError.writeLine(diagnostic.description)
     }
 
-    static func report(_ kind: ResponseDiagnostic.Kind, _ message: String, file: String, line: UInt) {
+    /// Reports a problem: to the test that made the response concerned, when a test that checks
+    /// responses made it (`ResponseCheckScope`), otherwise to ``handler``.
+    ///
+    /// - Parameters:
+    ///   - response: the response concerned, if any.
+    ///   - scope: the scope of a response no longer at hand (`wrap`'s gate keeps no response).
+    static func report(
+        _ kind: ResponseDiagnostic.Kind,
+        _ message: String,
+        file: String,
+        line: UInt,
+        about response: AnyObject? = nil,
+        in scope: ResponseCheckScope? = nil
+    ) {
         // One line, as promised, even when an error's description spans several.
         let oneLine = message.split(whereSeparator: \.isNewline).joined(separator: " ")
         let diagnostic = ResponseDiagnostic(kind: kind, message: oneLine, file: file, line: line)
+        if let scope {
+            scope.receive(diagnostic)
+            return
+        }
+        if let response, ResponseCheckScopes.deliver(diagnostic, about: ObjectIdentifier(response)) { return }
         handler(diagnostic)
     }
 }

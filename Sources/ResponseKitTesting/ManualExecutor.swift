@@ -31,9 +31,21 @@ import ResponseKit
 /// left queued is work the test never checked.
 public final class ManualExecutor: CallbackExecutor {
     private let jobs = JobQueue()
+    /// Where the test made it, for the response checks' report of jobs left in it.
+    private let file: String
+    private let line: UInt
 
-    /// Makes an empty executor.
-    public init() {}
+    /// Makes an empty executor. Under the response checks (``ResponseChecksTrait``), jobs still
+    /// queued when the test ends are a problem of the test.
+    ///
+    /// - Parameters:
+    ///   - file: where it is made, for that report. Leave the default.
+    ///   - line: where it is made, for that report. Leave the default.
+    public init(file: StaticString = #fileID, line: UInt = #line) {
+        self.file = "\(file)"
+        self.line = line
+        ResponseCheckScope.current?.watch(self)
+    }
 
     /// The executor to pass to `Response.pending(on:)`.
     public var executor: ResponseExecutor { .custom(self) }
@@ -66,5 +78,22 @@ public final class ManualExecutor: CallbackExecutor {
         var count = 0
         while runNext() { count += 1 }
         return count
+    }
+}
+
+extension ManualExecutor: ResponseCheckScope.Watched {
+    /// Jobs never run, for the response checks.
+    package func leftovers() -> [ResponseCheckScope.Leftover] {
+        let count = pendingCount
+        guard count > 0 else { return [] }
+        let jobs = count == 1 ? "1 job" : "\(count) jobs"
+        return [
+            ResponseCheckScope.Leftover(
+                message: "ManualExecutor made at \(file):\(line) still has \(jobs) queued when the test ended "
+                    + "(run them with runAll(), or the callbacks they deliver never run)",
+                file: file,
+                line: line
+            )
+        ]
     }
 }

@@ -61,9 +61,21 @@ public final class ManualScheduler: ResponseScheduler {
     }
 
     private let state = LockedBox.make(State())
+    /// Where the test made it, for the response checks' report of jobs left in it.
+    private let file: String
+    private let line: UInt
 
-    /// Makes a scheduler whose clock reads zero.
-    public init() {}
+    /// Makes a scheduler whose clock reads zero. Under the response checks
+    /// (``ResponseChecksTrait``), jobs still scheduled when the test ends are a problem of the test.
+    ///
+    /// - Parameters:
+    ///   - file: where it is made, for that report. Leave the default.
+    ///   - line: where it is made, for that report. Leave the default.
+    public init(file: StaticString = #fileID, line: UInt = #line) {
+        self.file = "\(file)"
+        self.line = line
+        ResponseCheckScope.current?.watch(self)
+    }
 
     /// How much virtual time has passed.
     public var now: Duration { state.withLock { $0.now } }
@@ -127,5 +139,23 @@ public final class ManualScheduler: ResponseScheduler {
             state.now = max(state.now, job.due)
             return job
         }
+    }
+}
+
+@available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+extension ManualScheduler: ResponseCheckScope.Watched {
+    /// Jobs never run, for the response checks.
+    package func leftovers() -> [ResponseCheckScope.Leftover] {
+        let (count, now) = state.withLock { ($0.jobs.count, $0.now) }
+        guard count > 0 else { return [] }
+        let jobs = count == 1 ? "1 job" : "\(count) jobs"
+        return [
+            ResponseCheckScope.Leftover(
+                message: "ManualScheduler made at \(file):\(line) still has \(jobs) scheduled when the test ended, "
+                    + "at \(now) (advance it past them, or cancel what scheduled them)",
+                file: file,
+                line: line
+            )
+        ]
     }
 }

@@ -150,6 +150,29 @@ static inline void rk_unlock_setting_adding(rk_word *word, uint32_t flags, uint3
 #endif
 }
 
+/// How many test scopes that check responses (`ResponseCheckScope`) run now: while none does,
+/// making a response reads this one word and nothing else of the checks.
+extern uint32_t rk_check_scopes_running;
+/// Non-zero once any such scope has run: from then on a diagnostic asks which scope, if any, its
+/// response was made in.
+extern uint32_t rk_check_scopes_used;
+
+/// Whether a test scope that checks responses runs now.
+static inline bool rk_check_scopes_are_running(void) {
+    return __atomic_load_n(&rk_check_scopes_running, __ATOMIC_RELAXED) != 0;
+}
+
+/// Whether a test scope that checks responses has ever run.
+static inline bool rk_check_scopes_were_used(void) {
+    return __atomic_load_n(&rk_check_scopes_used, __ATOMIC_RELAXED) != 0;
+}
+
+/// A scope starts (`delta` 1) or ends (`delta` -1).
+static inline void rk_check_scopes_count(int32_t delta) {
+    __atomic_store_n(&rk_check_scopes_used, 1u, __ATOMIC_RELAXED);
+    __atomic_fetch_add(&rk_check_scopes_running, (uint32_t)delta, __ATOMIC_RELAXED);
+}
+
 /// Gives up one claim (`one_claim`, the count above `claim_shift`), in one atomic operation.
 /// `wants_cancel` says whether the holder letting go wants the response cancelled (a derived
 /// response that finished early, an awaiting task that was cancelled) or merely stops waiting (a

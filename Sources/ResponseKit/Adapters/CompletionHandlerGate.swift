@@ -1,3 +1,5 @@
+import CResponseKit
+
 /// The way into a wrapped call's response: the first call of its completion handler (or the
 /// wrapped call's throw) resolves the response; any later call is reported through
 /// ``ResponseDiagnostics``, never dropped silently.
@@ -19,11 +21,15 @@ final class CompletionHandlerGate<Value: Sendable>: Sendable {
     private let state: LockedBox<State>
     private let file: StaticString
     private let line: UInt
+    /// The test scope the response was made in, if a test checks responses: the report of a late
+    /// call is that test's, though the gate keeps no response to look it up by.
+    private let checkScope: ResponseCheckScope?
 
     init(_ resolver: Resolver<Value>, file: StaticString, line: UInt) {
         state = LockedBox.make(State(resolver: resolver))
         self.file = file
         self.line = line
+        checkScope = rk_check_scopes_were_used() ? ResponseCheckScopes.scope(of: ObjectIdentifier(resolver.response)) : nil
     }
 
     /// The completion handler was called: finishes the response on the first call, reports any
@@ -74,7 +80,8 @@ final class CompletionHandlerGate<Value: Sendable>: Sendable {
             .resolvedTwice,
             "\(Response<Value>.self) made by wrap at \(file):\(line) \(what); \(stands)",
             file: "\(file)",
-            line: line
+            line: line,
+            in: checkScope
         )
     }
 }

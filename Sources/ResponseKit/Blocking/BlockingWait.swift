@@ -176,7 +176,8 @@ struct BlockingWait<Value: Sendable> {
             "a blocking wait on \(response) has waited over \(threshold) "
                 + "and goes on; if the work needs the thread or queue this wait blocks, it can never finish",
             file: response.file,
-            line: response.line
+            line: response.line,
+            about: response
         )
     }
 
@@ -192,7 +193,8 @@ struct BlockingWait<Value: Sendable> {
                 + "goes on), so if the work needs the main queue it will never finish (await get() instead, "
                 + "or wait off the main queue)",
             file: response.file,
-            line: response.line
+            line: response.line,
+            about: response
         )
     }
 
@@ -211,7 +213,8 @@ struct BlockingWait<Value: Sendable> {
                 + "for \(seconds)\(holdsMainQueue); the read returns without waiting for the main-queue callbacks "
                 + "registered after it",
             file: response.file,
-            line: response.line
+            line: response.line,
+            about: response
         )
     }
 

@@ -80,7 +80,8 @@ extension Response {
                     + "flatMapError returned the response it makes), which can never finish; it failed "
                     + "with ResponseError.returnedSelf",
                 file: file,
-                line: line
+                line: line,
+                about: self
             )
             return
         }

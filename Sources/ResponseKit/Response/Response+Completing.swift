@@ -410,7 +410,8 @@ extension Response {
             "\(Self.self) created at \(file):\(line) was abandoned: its last resolver was released before "
                 + "it was resolved, so it failed with ResponseError.abandoned",
             file: file,
-            line: line
+            line: line,
+            about: self
         )
     }
 
@@ -426,7 +427,8 @@ extension Response {
             "\(Self.self) created at \(self.file):\(self.line) was resolved again at \(file):\(line); "
                 + "the first result (\(Self.summary(of: first))) stands",
             file: self.file,
-            line: self.line
+            line: self.line,
+            about: self
         )
     }
 
@@ -440,7 +442,8 @@ extension Response {
             "\(Self.self) created at \(file):\(line) failed with \(error) and was released "
                 + "without anyone observing the failure (no onFailure, always, blocking read or await)",
             file: file,
-            line: line
+            line: line,
+            about: self
         )
     }
 }

@@ -141,6 +141,8 @@ public final class Response<Value: Sendable>: @unchecked Sendable {
         stateWord = rk_word_make(isTracked ? flags | ResponseFlags.tracked : flags)
         creationFile = file.hasPointerRepresentation ? UnsafeRawPointer(file.utf8Start) : nil
         if isTracked { ResponseTracking.track(self) }
+        // One relaxed load while no test checks responses: nothing else, no allocation.
+        if rk_check_scopes_are_running() { ResponseCheckScopes.adopt(self, linkedTo: link) }
     }
 
     /// A pending response derived from `source`: its callbacks run where `source`'s run (the
@@ -192,6 +194,7 @@ public final class Response<Value: Sendable>: @unchecked Sendable {
         if flags & (ResponseFlags.tracked | ResponseFlags.done) == ResponseFlags.tracked {
             ResponseTracking.untrack(ObjectIdentifier(self))
         }
+        if flags & ResponseFlags.checked != 0 { ResponseCheckScopes.forget(ObjectIdentifier(self)) }
     }
 
     /// The deinit's rare path, out of line: types used in a function body have their metadata

@@ -34,9 +34,12 @@ enum ResponseFlags {
     /// A derived response or a task let go wanting the response cancelled while others still held
     /// claims: whoever lets go of the last claim later (a blocking read giving up) cancels it.
     @inlinable static var cancelWanted: UInt32 { 1 << 10 }
+    /// The response was made inside a test scope that checks responses (`ResponseCheckScope`):
+    /// the scopes' table knows it until its deinit. Set at creation only.
+    @inlinable static var checked: UInt32 { 1 << 11 }
     /// One claim: a derived response, an awaiting task or a blocking read that waits for this
     /// response and may let go early. The count takes the bits from ``claimShift`` up.
     @inlinable static var oneClaim: UInt32 { 1 << claimShift }
-    /// Where the claim count starts in the word: 21 bits, about two million claims at once.
-    @inlinable static var claimShift: UInt32 { 11 }
+    /// Where the claim count starts in the word: 20 bits, about a million claims at once.
+    @inlinable static var claimShift: UInt32 { 12 }
 }

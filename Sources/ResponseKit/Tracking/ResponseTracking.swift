@@ -163,14 +163,17 @@ public enum ResponseTracking {
             entry.reported = true
             return true
         }
-        let reported = snapshots(of: due)
-        for pending in reported {
+        var reported: [PendingResponse] = []
+        for entry in due {
+            guard let pending = snapshots(of: [entry]).first else { continue }
+            reported.append(pending)
             ResponseDiagnostics.report(
                 .longPending,
                 "\(pending) (the watchdog's threshold is \(PendingResponse.seconds(.nanoseconds(Int(clamping: threshold))))); "
                     + "is its work stuck, or was its resolver kept but forgotten?",
                 file: pending.file,
-                line: pending.line
+                line: pending.line,
+                about: entry.response
             )
         }
         return reported

@@ -1,0 +1,51 @@
+import ResponseKit
+
+/// Runs code under ResponseKit's response checks, for a test framework that has no trait or base
+/// class of ours (the trait ``ResponseChecksTrait`` and ``ResponseChecksTestCase`` build on it).
+///
+/// Every response `body` makes, and every response derived from one of those wherever it is made,
+/// belongs to this run: a diagnostic about it (an unobserved failure, a dropped resolver, a
+/// second resolve, a blocked main queue, a long wait, a `flatMap` that returned itself) is
+/// collected here, on whatever thread and at whatever time it is reported before the run ends,
+/// instead of going to ``ResponseKit/ResponseDiagnostics/handler``. Runs in parallel each collect
+/// their own. At the end, the responses still pending and referenced, and the work left in the
+/// `ManualExecutor`s, `ManualScheduler`s and `StubbedCalls` made in it, are problems too.
+///
+/// ```swift
+/// let problems = ResponseChecks.run {
+///     let (_, resolver) = Response<Int>.pending(on: .immediate)
+///     resolver.fail(SomeError())            // a failure nobody observes
+/// }
+/// // problems.map(\.kind) == [.unobservedFailure]
+/// ```
+public enum ResponseChecks {
+    /// Runs `body` under the checks and returns the problems found, oldest first.
+    ///
+    /// - Parameters:
+    ///   - allowed: kinds of problem not to return.
+    ///   - body: the code to check.
+    /// - Returns: the problems, with the creation site of the response or double concerned.
+    public static func run(
+        allowing allowed: Set<ResponseDiagnostic.Kind> = [],
+        _ body: () throws -> Void
+    ) rethrows -> [ResponseCheckProblem] {
+        let scope = ResponseCheckScope()
+        try scope.run(body)
+        return ResponseCheckProblem.problems(in: scope.finish(), allowing: allowed)
+    }
+
+    /// Runs async `body` under the checks (its child tasks too) and returns the problems found.
+    ///
+    /// - Parameters:
+    ///   - allowed: kinds of problem not to return.
+    ///   - body: the code to check.
+    /// - Returns: the problems, with the creation site of the response or double concerned.
+    public static func run(
+        allowing allowed: Set<ResponseDiagnostic.Kind> = [],
+        _ body: () async throws -> Void
+    ) async rethrows -> [ResponseCheckProblem] {
+        let scope = ResponseCheckScope()
+        try await scope.run(body)
+        return ResponseCheckProblem.problems(in: scope.finish(), allowing: allowed)
+    }
+}
