@@ -152,7 +152,9 @@ struct ResponseChecksTests {
     }
 
     @Test func aHundredRunsAtOnce_eachGetOnlyItsOwnProblems() async {
-        let kinds: [ResponseDiagnostic.Kind] = [.unobservedFailure, .abandoned, .resolvedTwice, .pendingAtEnd, .leftoverWork]
+        let kinds: [ResponseDiagnostic.Kind] = [
+            .unobservedFailure, .abandoned, .resolvedTwice, .pendingAtEnd, .leftoverWork,
+        ]
         let results = await withTaskGroup(of: (Int, [ResponseCheckProblem]).self) { group in
             for index in 0..<100 {
                 group.addTask {

@@ -29,7 +29,8 @@ final class CompletionHandlerGate<Value: Sendable>: Sendable {
         state = LockedBox.make(State(resolver: resolver))
         self.file = file
         self.line = line
-        checkScope = rk_check_scopes_were_used() ? ResponseCheckScopes.scope(of: ObjectIdentifier(resolver.response)) : nil
+        checkScope =
+            rk_check_scopes_were_used() ? ResponseCheckScopes.scope(of: ObjectIdentifier(resolver.response)) : nil
     }
 
     /// The completion handler was called: finishes the response on the first call, reports any

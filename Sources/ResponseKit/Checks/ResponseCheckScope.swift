@@ -87,7 +87,7 @@ package final class ResponseCheckScope: Sendable {
     }
 
     /// Runs async `body` with this scope current, in its task and the child tasks it makes.
-    package func run<R>(_ body: () async throws -> R) async rethrows -> R {
+    package func runAsync<R>(_ body: () async throws -> R) async rethrows -> R {
         rk_check_scopes_count(1)
         defer { rk_check_scopes_count(-1) }
         return try await Self.$current.withValue(self) { try await body() }

@@ -59,7 +59,7 @@ public func expectDiagnostic<Output>(
     _ body: () async throws -> Output
 ) async rethrows -> Output {
     let expectation = DiagnosticExpectation(kind)
-    let result = try await expectation.scope.run(body)
+    let result = try await expectation.scope.runAsync(body)
     expectation.end(file: file, line: line, sourceLocation: sourceLocation)
     return result
 }

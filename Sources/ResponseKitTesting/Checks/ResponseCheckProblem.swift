@@ -18,7 +18,9 @@ public struct ResponseCheckProblem: Sendable, CustomStringConvertible {
     public var description: String { "ResponseKit \(kind): \(message)" }
 
     /// The problems in `findings`, oldest first, but for the kinds in `allowed`.
-    package static func problems(in findings: ResponseCheckScope.Findings, allowing allowed: Set<ResponseDiagnostic.Kind>)
+    package static func problems(
+        in findings: ResponseCheckScope.Findings, allowing allowed: Set<ResponseDiagnostic.Kind>
+    )
         -> [ResponseCheckProblem]
     {
         var problems = findings.diagnostics.map {

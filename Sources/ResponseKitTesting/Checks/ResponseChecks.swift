@@ -45,7 +45,7 @@ public enum ResponseChecks {
         _ body: () async throws -> Void
     ) async rethrows -> [ResponseCheckProblem] {
         let scope = ResponseCheckScope()
-        try await scope.run(body)
+        try await scope.runAsync(body)
         return ResponseCheckProblem.problems(in: scope.finish(), allowing: allowed)
     }
 }

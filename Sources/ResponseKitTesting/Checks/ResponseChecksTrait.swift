@@ -48,7 +48,7 @@ public struct ResponseChecksTrait: TestTrait, SuiteTrait, TestScoping {
     ) async throws {
         let scope = ResponseCheckScope()
         do {
-            try await scope.run(function)
+            try await scope.runAsync(function)
         } catch {
             Self.record(ResponseCheckProblem.problems(in: scope.finish(), allowing: allowed))
             throw error
