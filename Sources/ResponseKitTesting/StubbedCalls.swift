@@ -5,6 +5,10 @@ import ResponseKit
 /// it pending.
 ///
 /// ```swift
+/// import ResponseKit
+/// import ResponseKitTesting
+/// import Testing
+///
 /// struct Credentials: Equatable, Sendable { let user: String, password: String }
 /// struct User: Equatable, Sendable { let name: String }
 ///
@@ -25,7 +29,7 @@ import ResponseKit
 /// }
 /// ```
 ///
-/// The responses deliver on the stub's executor (``ResponseKit/ResponseExecutor/main`` by
+/// The responses deliver on the stub's executor (`ResponseExecutor.main` by
 /// default, as a real gateway's would). A call keeps its resolver until it is answered, so an
 /// unanswered call stays pending rather than failing as abandoned; under the response checks
 /// (``ResponseChecksTrait``) a call the test never answered is a problem of the test, reported

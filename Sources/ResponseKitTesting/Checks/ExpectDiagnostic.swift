@@ -7,6 +7,10 @@ import XCTest
 /// they are no problem of the test.
 ///
 /// ```swift
+/// import ResponseKit
+/// import ResponseKitTesting
+/// import Testing
+///
 /// @Test(.responseChecks) func aDroppedResolver_failsTheResponse() {
 ///     let response = expectDiagnostic(.abandoned) {
 ///         Response<Int>.pending(on: .immediate).response   // its resolver goes at once
@@ -16,7 +20,7 @@ import XCTest
 /// ```
 ///
 /// Other problems of responses made in `body` stay the test's (under ``ResponseChecksTrait`` or
-/// ``ResponseChecksTestCase``), or go to ``ResponseKit/ResponseDiagnostics/handler`` outside the
+/// ``ResponseChecksTestCase``), or go to `ResponseDiagnostics.handler` outside the
 /// checks. No `kind` diagnostic by the time `body` returns is a failure of the test: an issue in
 /// Swift Testing, an `XCTFail` in XCTest.
 ///
@@ -41,7 +45,7 @@ public func expectDiagnostic<Output>(
     return result
 }
 
-/// ``expectDiagnostic(_:file:line:sourceLocation:_:)`` for async code.
+/// `expectDiagnostic(_:_:)` for async code.
 ///
 /// - Parameters:
 ///   - kind: the kind of diagnostic `body` must cause.

@@ -3,9 +3,8 @@ import ResponseKit
 /// One problem the response checks found in a test: a diagnostic about a response the test made,
 /// a response still pending at its end, or work left in a test double it made.
 public struct ResponseCheckProblem: Sendable, CustomStringConvertible {
-    /// What kind of problem: a ResponseKit diagnostic's kind, or
-    /// ``ResponseKit/ResponseDiagnostic/Kind/pendingAtEnd`` or
-    /// ``ResponseKit/ResponseDiagnostic/Kind/leftoverWork``.
+    /// What kind of problem: a ResponseKit diagnostic's kind, or `.pendingAtEnd` or
+    /// `.leftoverWork`.
     public let kind: ResponseDiagnostic.Kind
     /// What happened, in one sentence.
     public let message: String

@@ -7,16 +7,18 @@ import ResponseKit
 /// belongs to this run: a diagnostic about it (an unobserved failure, a dropped resolver, a
 /// second resolve, a blocked main queue, a long wait, a `flatMap` that returned itself) is
 /// collected here, on whatever thread and at whatever time it is reported before the run ends,
-/// instead of going to ``ResponseKit/ResponseDiagnostics/handler``. Runs in parallel each collect
+/// instead of going to `ResponseDiagnostics.handler`. Runs in parallel each collect
 /// their own. At the end, the responses still pending and referenced, and the work left in the
 /// `ManualExecutor`s, `ManualScheduler`s and `StubbedCalls` made in it, are problems too.
 ///
+/// <!-- example: fragment -->
 /// ```swift
+/// struct SomeError: Error {}
 /// let problems = ResponseChecks.run {
 ///     let (_, resolver) = Response<Int>.pending(on: .immediate)
 ///     resolver.fail(SomeError())            // a failure nobody observes
 /// }
-/// // problems.map(\.kind) == [.unobservedFailure]
+/// #expect(problems.map(\.kind) == [.unobservedFailure])
 /// ```
 public enum ResponseChecks {
     /// Runs `body` under the checks and returns the problems found, oldest first.

@@ -5,8 +5,15 @@ import XCTest
 /// counterpart of the ``ResponseChecksTrait`` trait. Subclass it instead of `XCTestCase`.
 ///
 /// ```swift
-/// final class SignInTests: ResponseChecksTestCase {
-///     func testSignIn_showsTheUser() throws { ... }
+/// import ResponseKit
+/// import ResponseKitTesting
+/// import XCTest
+///
+/// final class GreetingTests: ResponseChecksTestCase {
+///     func testTheGreeting_namesTheUser() throws {
+///         let greeting = Response<String>.succeeded("Ada").map { "Hello, \($0)" }
+///         XCTAssertEqual(try greeting.value, "Hello, Ada")
+///     }
 /// }
 /// ```
 ///

@@ -5,23 +5,34 @@ import Testing
 /// issue of **that** test, at the line that made the response.
 ///
 /// ```swift
-/// @Test(.responseChecks) func signIn_showsTheUser() throws { ... }
+/// import ResponseKit
+/// import ResponseKitTesting
+/// import Testing
+///
+/// @Test(.responseChecks) func theGreeting_namesTheUser() throws {
+///     let greeting = Response<String>.succeeded("Ada").map { "Hello, \($0)" }
+///     #expect(try greeting.value == "Hello, Ada")
+/// }
 ///
 /// @Suite(.responseChecks(allowing: .longWait))   // every test of the suite, each on its own
-/// struct ProfileTests { ... }
+/// struct ProfileTests {
+///     @Test func aProfile_loads() throws {
+///         #expect(try Response<Int>(on: .global()) { 4 }.value == 4)
+///     }
+/// }
 /// ```
 ///
 /// Under it, each test case runs in a scope of its own (see ``ResponseChecks``): a diagnostic
-/// about a response the test made (``ResponseKit/ResponseDiagnostic/Kind/unobservedFailure``,
+/// about a response the test made (`.unobservedFailure`,
 /// `abandoned`, `resolvedTwice`, `returnedSelf`, `mainQueueBlocked`, `longWait`, ...) is recorded
 /// as an issue of the test, whichever thread reports it, as long as it comes before the test
 /// ends; parallel tests each get their own. When the test ends, a response it made that is still
-/// pending and referenced is an issue (``ResponseKit/ResponseDiagnostic/Kind/pendingAtEnd``), and
+/// pending and referenced is an issue (`.pendingAtEnd`), and
 /// so is work left in a `ManualExecutor`, `ManualScheduler` or ``StubbedCalls`` it made
-/// (``ResponseKit/ResponseDiagnostic/Kind/leftoverWork``). Such diagnostics no longer reach
-/// ``ResponseKit/ResponseDiagnostics/handler``.
+/// (`.leftoverWork`). Such diagnostics no longer reach
+/// `ResponseDiagnostics.handler`.
 ///
-/// A test that provokes a problem on purpose says so with ``expectDiagnostic(_:sourceLocation:_:)``.
+/// A test that provokes a problem on purpose says so with `expectDiagnostic(_:_:)`.
 public struct ResponseChecksTrait: TestTrait, SuiteTrait, TestScoping {
     /// Kinds of problem that are not issues under this trait.
     public let allowed: Set<ResponseDiagnostic.Kind>
@@ -29,8 +40,8 @@ public struct ResponseChecksTrait: TestTrait, SuiteTrait, TestScoping {
     /// Applied to every test of a suite it is attached to, each in a scope of its own.
     public var isRecursive: Bool { true }
 
-    /// Makes the trait; see ``Testing/Trait/responseChecks`` and
-    /// ``Testing/Trait/responseChecks(allowing:)``.
+    /// Makes the trait; see `.responseChecks` and
+    /// `.responseChecks(allowing:)`.
     public init(allowing allowed: Set<ResponseDiagnostic.Kind> = []) {
         self.allowed = allowed
     }
