@@ -104,6 +104,10 @@ public enum ResponseDiagnostics {
 
     /// Receives every diagnostic. Called on the thread that noticed the problem.
     ///
+    /// Except in a test under ResponseKitTesting's response checks (`@Test(.responseChecks)`,
+    /// `ResponseChecksTestCase`): a diagnostic about a response that test made is an issue of the
+    /// test instead, and does not come here.
+    ///
     /// A long wait asleep outside the main thread and any task is reported from the long-wait
     /// watch's one queue (see ``ResponseDiagnostic/Kind/longWait``), which reports such waits one
     /// after another: a handler that takes long delays the reports of other long waits, and one
