@@ -90,10 +90,11 @@ public struct Resolver<Value: Sendable>: Sendable {
     }
 
     /// Finishes the response unless it is done, and says nothing if it was: for inputs that race
-    /// to finish one response (a timer against the work).
+    /// to finish one response (a timer against the work). `package` for ResponseKitServices,
+    /// whose manager settles what it never got to, whatever was answered before.
     @inlinable
     @discardableResult
-    func resolveIfPending(with result: Result<Value, any Error>) -> Bool {
+    package func resolveIfPending(with result: Result<Value, any Error>) -> Bool {
         response.complete(with: result, how: .racing)
     }
 

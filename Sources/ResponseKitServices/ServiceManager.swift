@@ -156,6 +156,21 @@ public final class ServiceManager {
         self.failureHandler = onFailure
     }
 
+    /// A manager released before it started its services (a test that builds an app and drops
+    /// it): each registration's response fails as skipped, as a service the shutdown skipped
+    /// does, rather than as abandoned when its resolver goes. Nothing is reported: not starting is
+    /// the app's choice, not a problem. (Once started, a manager's services have all been
+    /// answered, or are answered by the step that keeps the manager alive.)
+    deinit {
+        // Only the entries' `let`s (the deinit is not on the main actor): a registration answered
+        // already keeps its answer.
+        for entry in entries {
+            entry.started.resolveIfPending(
+                with: .failure(ServiceFailure.skipped(entry.name, registeredAt: entry.registrationSite))
+            )
+        }
+    }
+
     /// The names of the registered services, in registration order.
     public var serviceNames: [String] {
         entries.map(\.name)

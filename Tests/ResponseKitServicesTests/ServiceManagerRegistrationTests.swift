@@ -1,5 +1,6 @@
 import ResponseKit
 import ResponseKitServices
+import ResponseKitTesting
 import Testing
 
 @MainActor
@@ -16,6 +17,17 @@ struct ServiceManagerRegistrationTests {
         try bed.service("a")
         #expect(bed.journal.lines.isEmpty)
         #expect(!bed.registrations["a"]!.isDone)
+    }
+
+    @Test func aManagerReleasedBeforeStarting_failsItsRegistrationsAsSkipped_andReportsNothing() throws {
+        var registration: Response<Void>?
+        let problems = ResponseChecks.run {
+            let manager = ServiceManager(timer: ManualTimer())
+            registration = try? manager.register(ScriptedService(name: "a", journal: Journal()))
+        }
+        // Not abandoned (its resolver went with the manager): never started, as the app chose.
+        #expect(problems.isEmpty)
+        #expect((registration?.error as? ServiceFailure)?.isSkipped == true)
     }
 
     // MARK: - Late registration
