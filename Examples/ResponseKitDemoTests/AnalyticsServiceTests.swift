@@ -3,10 +3,12 @@ import Foundation
 import ResponseKit
 import ResponseKitDemoCore
 import ResponseKitServices
+import ResponseKitTesting
 import Testing
 
 /// The analytics service on a real log file, in a fresh directory per test. Awaiting a response
 /// suspends the main actor, so the service's main-queue callbacks run first.
+@Suite(.responseChecks)
 @MainActor
 struct AnalyticsServiceTests {
     let directory = TemporaryDirectory()

@@ -10,6 +10,7 @@ import Testing
 /// The adapter from the sign-in module to the authentication use case, on the fake backend whose
 /// latency is moved by hand, and a real token file. Each call lets the backend answer, then
 /// blocks on its response.
+@Suite(.responseChecks)
 struct AuthenticationUseCaseWorkerTests {
     let directory = TemporaryDirectory()
     let scheduler = ManualScheduler()

@@ -1,8 +1,10 @@
 import ResponseKit
 import ResponseKitDemoCore
 import ResponseKitServices
+import ResponseKitTesting
 import Testing
 
+@Suite(.responseChecks)
 @MainActor
 struct ConsoleServiceTests {
     @Test func startsTheConsoleOnTheFirstDidBecomeActive_only() throws {

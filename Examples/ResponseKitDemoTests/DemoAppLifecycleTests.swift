@@ -11,6 +11,7 @@ import Testing
 /// flight finish its save. The services run on the app's real `ServiceManager`; the sign-in's
 /// backend answers on a `ManualScheduler`, so the command stays in flight until the test
 /// advances it.
+@Suite(.responseChecks)
 @MainActor
 struct DemoAppLifecycleTests {
     let directory = TemporaryDirectory()

@@ -8,6 +8,7 @@ import Testing
 /// The demo's composition root, end to end: files in a fresh directory per test, the fake
 /// backend with no latency. Awaiting a command's response suspends the main actor, so the
 /// presenters' main-queue callbacks run; it returns once the outcome is printed.
+@Suite(.responseChecks)
 @MainActor
 struct DemoAppTests {
     let directory = TemporaryDirectory()

@@ -1,7 +1,9 @@
 import Foundation
 import ResponseKitDemoCore
+import ResponseKitTesting
 import Testing
 
+@Suite(.responseChecks)
 struct DemoArgumentsTests {
     @Test func noArguments_readStandardInput_inTheDefaultDirectory() throws {
         #expect(try DemoArguments.parse([]).get() == DemoArguments())

@@ -8,6 +8,7 @@ import Testing
 /// The executable's composition root with `--auth-server`: the same screen, over HTTP to a
 /// loopback server. Each sign-in is awaited (the main actor suspends, so its callbacks run) for
 /// at most 30 seconds.
+@Suite(.responseChecks)
 @MainActor
 struct AuthenticationAppTests {
     let directory = TemporaryDirectory()

@@ -1,7 +1,9 @@
 import AuthenticationCore
 import Foundation
+import ResponseKitTesting
 import Testing
 
+@Suite(.responseChecks)
 struct AuthenticationArgumentsTests {
     @Test func noArguments_runTheTour_withTheDefaultTokenFile() {
         #expect(AuthenticationArguments.parse([]) == .run(.init()))

@@ -6,6 +6,7 @@ import ResponseKitTesting
 import Testing
 
 /// The composed use case, end to end: fake backend on a manual clock, token in a real file.
+@Suite(.responseChecks)
 struct AuthenticationCompositionTests {
     let scheduler = ManualScheduler()
     let directory = TemporaryDirectory()

@@ -1,52 +1,38 @@
 import AuthenticationCore
-import ExampleSupport
 import ResponseKit
 import ResponseKitTesting
 import Testing
 
-/// The view model, on a use case whose answers a test finishes by hand and a ManualExecutor delivers.
+/// The view model, on a use case whose sign-ins a test answers by hand and a ManualExecutor delivers.
+@Suite(.responseChecks)
 @MainActor
 struct AuthenticationViewModelTests {
     let manual = ManualExecutor()
-    let answers = Locked([Resolver<AuthenticatedUser>]())
+    let signIns: StubbedCalls<Credentials, AuthenticatedUser>
     let viewModel: AuthenticationViewModel
 
     init() {
-        let manual = manual
-        let answers = answers
-        viewModel = AuthenticationViewModel(
-            useCase: AuthenticationUseCaseStub { _ in
-                let (response, resolver) = Response<AuthenticatedUser>.pending(on: manual.executor)
-                answers.withLock { $0.append(resolver) }
-                return response
-            })
-    }
-
-    func answer(with result: Result<AuthenticatedUser, any Error>) {
-        answers.withLock { $0.removeFirst() }.resolve(with: result)
-        manual.runAll()
-    }
-
-    /// Ends a test that looked at a sign-in in flight: a request never answered would keep the
-    /// view model (its callbacks') and the stub's list of answers alive in a cycle.
-    func answerEverySignInLeft() {
-        while answers.withLock({ !$0.isEmpty }) { answer(with: .failure(CancellationError())) }
+        signIns = StubbedCalls(on: manual.executor)
+        viewModel = AuthenticationViewModel(useCase: AuthenticationUseCaseStub(answer: signIns.call))
     }
 
     @Test func whileSigningIn_saysSo_andShowsNoUserYet() {
         viewModel.signIn(email: "ada@example.com", password: "secret")
 
+        #expect(signIns.calls.map(\.argument) == [.ada])
         #expect(viewModel.isSigningIn)
         #expect(viewModel.message == "Signing in…")
         #expect(viewModel.user == nil)
         #expect(viewModel.errorMessage == nil)
-        answerEverySignInLeft()
+        signIns.calls[0].cancel()  // leaves no sign-in in flight
+        manual.runAll()
     }
 
     @Test func aSuccess_showsTheUser_andWelcomesThem() {
         let shown = viewModel.signIn(email: "ada@example.com", password: "secret")
 
-        answer(with: .success(.ada))
+        signIns.calls[0].succeed(.ada)
+        manual.runAll()
 
         #expect(viewModel.user == "Ada Lovelace")
         #expect(viewModel.message == "Welcome, Ada Lovelace.")
@@ -58,7 +44,8 @@ struct AuthenticationViewModelTests {
     @Test func aFailure_showsTheErrorMessage_andNoUser() {
         let shown = viewModel.signIn(email: "ada@example.com", password: "guess")
 
-        answer(with: .failure(AuthenticationError.wrongCredentials))
+        signIns.calls[0].fail(AuthenticationError.wrongCredentials)
+        manual.runAll()
 
         #expect(viewModel.errorMessage == "Wrong email or password.")
         #expect(viewModel.message == nil)
@@ -71,25 +58,28 @@ struct AuthenticationViewModelTests {
         struct Offline: Error, CustomStringConvertible { var description: String { "offline" } }
         viewModel.signIn(email: "ada@example.com", password: "secret")
 
-        answer(with: .failure(Offline()))
+        signIns.calls[0].fail(Offline())
+        manual.runAll()
 
         #expect(viewModel.errorMessage == "Something went wrong: offline")
     }
 
     @Test func aNewAttempt_clearsTheLastError() {
         viewModel.signIn(email: "ada@example.com", password: "guess")
-        answer(with: .failure(AuthenticationError.wrongCredentials))
+        signIns.calls[0].fail(AuthenticationError.wrongCredentials)
+        manual.runAll()
 
         viewModel.signIn(email: "ada@example.com", password: "secret")
 
         #expect(viewModel.errorMessage == nil)
         #expect(viewModel.message == "Signing in…")
-        answerEverySignInLeft()
+        signIns.calls[1].cancel()  // leaves no sign-in in flight
+        manual.runAll()
     }
 
     @Test func nothingChangesBeforeTheAnswerIsDelivered() {
         viewModel.signIn(email: "ada@example.com", password: "secret")
-        answers.withLock { $0.removeFirst() }.succeed(.ada)
+        signIns.calls[0].succeed(.ada)
 
         #expect(viewModel.user == nil)
         manual.runAll()

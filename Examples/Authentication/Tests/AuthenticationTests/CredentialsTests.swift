@@ -1,6 +1,8 @@
 import AuthenticationCore
+import ResponseKitTesting
 import Testing
 
+@Suite(.responseChecks)
 struct CredentialsTests {
     @Test(arguments: ["ada@example.com", "a.b+c@mail.example.org"])
     func aWellFormedAddressAndAPassword_pass(email: String) throws {

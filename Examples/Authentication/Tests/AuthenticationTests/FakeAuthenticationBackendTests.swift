@@ -4,6 +4,7 @@ import ResponseKitTesting
 import Testing
 
 /// The fake backend's own rules, which the demo relies on across restarts.
+@Suite(.responseChecks)
 struct FakeAuthenticationBackendTests {
     let scheduler = ManualScheduler()
 

@@ -1,9 +1,11 @@
 import AuthenticationCore
 import ExampleSupport
 import Foundation
+import ResponseKitTesting
 import Testing
 
 /// The token file on real files, in a fresh directory per test.
+@Suite(.responseChecks)
 struct FileTokenStoreTests {
     let directory = TemporaryDirectory()
     var path: String { directory.path("session/token") }

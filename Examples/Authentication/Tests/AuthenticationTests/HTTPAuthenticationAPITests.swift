@@ -8,6 +8,7 @@ import Testing
 /// kind of failure, and cancellation. Responses deliver `.immediate`ly and every read waits at
 /// most 30 seconds, which matters only when the gateway is broken; the one real timer is the
 /// gateway's own half-second timeout, in the test of a slow server.
+@Suite(.responseChecks)
 struct HTTPAuthenticationAPITests {
     static let adaToken = #"{"token": "tk-ada"}"#
     static let adaUser = #"{"id": 1, "name": "Ada Lovelace", "email": "ada@example.com"}"#

@@ -3,6 +3,7 @@ import ResponseKit
 import ResponseKitTesting
 import Testing
 
+@Suite(.responseChecks)
 struct InterceptingAuthenticationTests {
     let reported = Recorder<AuthenticatedUser>()
 

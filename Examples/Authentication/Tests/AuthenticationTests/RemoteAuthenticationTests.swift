@@ -4,6 +4,7 @@ import ResponseKitTesting
 import Testing
 
 /// The use case's core against the fake backend, with latency moved by hand: no test sleeps.
+@Suite(.responseChecks)
 struct RemoteAuthenticationTests {
     let scheduler = ManualScheduler()
     let tokens = InMemoryTokenStore()

@@ -3,13 +3,13 @@ import ResponseKit
 import ResponseKitTesting
 import Testing
 
+@Suite(.responseChecks)
 struct TimingOutAuthenticationTests {
     let scheduler = ManualScheduler()
 
     @Test func aSlowUseCase_failsWithTimedOut_atTheLimit_andIsCancelled() {
-        let (slow, slowResolver) = Response<AuthenticatedUser>.pending(on: .immediate)
-        defer { withExtendedLifetime(slowResolver) {} }  // pending on purpose: never resolved, never abandoned
-        let useCase = AuthenticationUseCaseStub { _ in slow }.timingOut(after: .seconds(5), scheduler: scheduler)
+        let slow = StubbedCalls<Credentials, AuthenticatedUser>(on: .immediate)  // never answers
+        let useCase = AuthenticationUseCaseStub(answer: slow.call).timingOut(after: .seconds(5), scheduler: scheduler)
 
         let response = useCase.authenticate(.ada)
         scheduler.advance(by: .milliseconds(4999))
@@ -17,7 +17,7 @@ struct TimingOutAuthenticationTests {
         scheduler.advance(by: .milliseconds(1))
 
         #expect(throws: AuthenticationError.timedOut) { try response.value }
-        #expect(slow.isCancelled)
+        #expect(slow.calls[0].response.isCancelled)
     }
 
     @Test func anAnswerInTime_passesThrough_andStopsTheTimer() throws {

@@ -1,6 +1,7 @@
 import AuthenticationCore
 import ExampleSupport
 import Foundation
+import ResponseKitTesting
 import Testing
 
 #if canImport(Glibc)
@@ -10,6 +11,7 @@ import Darwin
 #endif
 
 /// The line the executable ends with says who may read the token, as the file's mode says.
+@Suite(.responseChecks)
 @MainActor
 struct TokenFileDescriptionTests {
     let directory = TemporaryDirectory()

@@ -1,7 +1,9 @@
 import AuthenticationCore
 import ResponseKit
+import ResponseKitTesting
 import Testing
 
+@Suite(.responseChecks)
 struct ValidatingAuthenticationTests {
     @Test func validCredentials_reachTheWrappedUseCase_andItsUserComesBack() throws {
         let wrapped = AuthenticationUseCaseStub.succeeding()

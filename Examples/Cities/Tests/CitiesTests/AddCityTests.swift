@@ -1,7 +1,9 @@
 import CitiesCore
 import ResponseKit
+import ResponseKitTesting
 import Testing
 
+@Suite(.responseChecks)
 struct AddCityTests {
     let gateway = InMemoryCitiesGateway(cities: [City(name: "Paris")])
     var addCity: AddCity { AddCity(gateway: gateway) }

@@ -6,6 +6,7 @@ import Testing
 
 /// The composition root and its commands, end to end on an in-memory gateway. Awaiting a
 /// command's response suspends the main actor, so the presenter's main-queue callbacks run.
+@Suite(.responseChecks)
 @MainActor
 struct CitiesAppTests {
     let gateway = InMemoryCitiesGateway(cities: [City(name: "Paris")])

@@ -1,6 +1,8 @@
 import CitiesCore
+import ResponseKitTesting
 import Testing
 
+@Suite(.responseChecks)
 struct CitiesArgumentsTests {
     @Test func noArguments_useTheDefaultFile() {
         #expect(CitiesArguments.parse([]) == .run(nil))

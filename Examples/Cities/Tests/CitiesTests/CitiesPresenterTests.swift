@@ -4,6 +4,7 @@ import ResponseKitTesting
 import Testing
 
 /// The presenter, fed responses a test finishes by hand and delivered by a ManualExecutor.
+@Suite(.responseChecks)
 @MainActor
 struct CitiesPresenterTests {
     let manual = ManualExecutor()

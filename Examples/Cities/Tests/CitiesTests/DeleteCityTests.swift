@@ -1,7 +1,9 @@
 import CitiesCore
 import ResponseKit
+import ResponseKitTesting
 import Testing
 
+@Suite(.responseChecks)
 struct DeleteCityTests {
     let gateway = InMemoryCitiesGateway(cities: [City(name: "Paris"), City(name: "New York"), City(name: "Lima")])
     var deleteCity: DeleteCity { DeleteCity(gateway: gateway) }

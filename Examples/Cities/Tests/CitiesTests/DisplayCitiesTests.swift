@@ -1,7 +1,9 @@
 import CitiesCore
 import ResponseKit
+import ResponseKitTesting
 import Testing
 
+@Suite(.responseChecks)
 struct DisplayCitiesTests {
     @Test func answersWithTheStoredList_inTheOrderAdded() throws {
         let gateway = InMemoryCitiesGateway(cities: [City(name: "Lima"), City(name: "Paris")])

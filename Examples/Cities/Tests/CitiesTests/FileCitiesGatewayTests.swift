@@ -2,6 +2,7 @@ import CitiesCore
 import ExampleSupport
 import Foundation
 import ResponseKit
+import ResponseKitTesting
 import Testing
 
 /// The file gateway on real files, in a fresh directory per test.
@@ -9,6 +10,7 @@ import Testing
 /// Each call awaits its response rather than blocking on it: the gateway works on a Dispatch
 /// queue, and a test that blocks a thread of the small cooperative pool (two threads on two
 /// cores) can leave that queue waiting about a second for a thread.
+@Suite(.responseChecks)
 struct FileCitiesGatewayTests {
     let directory = TemporaryDirectory()
     var path: String { directory.path("cities.json") }

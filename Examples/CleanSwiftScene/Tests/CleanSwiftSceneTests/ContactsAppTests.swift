@@ -5,6 +5,7 @@ import ResponseKitTesting
 import Testing
 
 /// The whole VIP loop at the command line, on an in-memory store whose latency is moved by hand.
+@Suite(.responseChecks)
 @MainActor
 struct ContactsAppTests {
     let scheduler = ManualScheduler()

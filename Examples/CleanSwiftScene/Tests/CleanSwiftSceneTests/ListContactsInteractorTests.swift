@@ -5,6 +5,7 @@ import Testing
 
 /// The interactor with the worker on an in-memory store whose latency is moved by hand. Awaiting
 /// the presenter spy suspends the main actor, so the interactor's main-queue callback runs.
+@Suite(.responseChecks)
 @MainActor
 struct ListContactsInteractorTests {
     let scheduler = ManualScheduler()

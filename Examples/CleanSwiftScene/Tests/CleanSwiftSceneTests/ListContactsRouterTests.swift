@@ -4,6 +4,7 @@ import ResponseKit
 import ResponseKitTesting
 import Testing
 
+@Suite(.responseChecks)
 @MainActor
 struct ListContactsRouterTests {
     final class DataStoreStub: ListContactsDataStore {

@@ -1,6 +1,8 @@
 import CleanSwiftSceneCore
+import ResponseKitTesting
 import Testing
 
+@Suite(.responseChecks)
 struct NameFormatterTests {
     @Test(arguments: [
         (["ada", "LOVELACE"], "Ada Lovelace"),

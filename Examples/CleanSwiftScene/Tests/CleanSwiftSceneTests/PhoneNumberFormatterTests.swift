@@ -1,6 +1,8 @@
 import CleanSwiftSceneCore
+import ResponseKitTesting
 import Testing
 
+@Suite(.responseChecks)
 struct PhoneNumberFormatterTests {
     @Test(arguments: [
         ("2125550199", "(212) 555-0199"),

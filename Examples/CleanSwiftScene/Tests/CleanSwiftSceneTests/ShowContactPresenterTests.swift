@@ -1,6 +1,8 @@
 import CleanSwiftSceneCore
+import ResponseKitTesting
 import Testing
 
+@Suite(.responseChecks)
 @MainActor
 struct ShowContactPresenterTests {
     let display = ShowContactDisplaySpy()

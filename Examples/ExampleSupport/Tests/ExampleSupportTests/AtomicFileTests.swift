@@ -1,8 +1,10 @@
 import ExampleSupport
 import Foundation
+import ResponseKitTesting
 import Testing
 
 /// Atomic writes on real files, in a fresh directory per test.
+@Suite(.responseChecks)
 struct AtomicFileTests {
     let directory = TemporaryDirectory()
 

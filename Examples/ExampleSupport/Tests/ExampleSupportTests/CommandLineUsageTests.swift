@@ -1,6 +1,8 @@
 import ExampleSupport
+import ResponseKitTesting
 import Testing
 
+@Suite(.responseChecks)
 struct CommandLineUsageTests {
     let usage = CommandLineUsage(program: "Cities", text: "usage: Cities [--file PATH]")
 

@@ -5,6 +5,7 @@ import Testing
 
 /// The command loop with scripted input. Each test awaits the loop's end, which suspends the main
 /// actor so the loop's main-queue callbacks run; nothing sleeps.
+@Suite(.responseChecks)
 @MainActor
 struct CommandLoopTests {
     let printed = Recorder<String>()

@@ -1,5 +1,6 @@
 import ExampleSupport
 import Foundation
+import ResponseKitTesting
 import Testing
 
 #if canImport(Glibc)
@@ -8,6 +9,7 @@ import Glibc
 import Darwin
 #endif
 
+@Suite(.responseChecks)
 struct DataDirectoryTests {
     @Test func usesXDGDataHome_whenItIsAnAbsolutePath() {
         let path = DataDirectory.path(for: "Cities", environment: ["XDG_DATA_HOME": "/data", "HOME": "/home/ada"])

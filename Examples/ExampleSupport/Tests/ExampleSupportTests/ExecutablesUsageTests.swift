@@ -1,13 +1,14 @@
 import ExampleSupport
 import ExecutableRun
 import Foundation
+import ResponseKitTesting
 import Testing
 
 /// Every example's executable, run for real, answers `--help` and a bad command line alike
 /// (``ExampleSupport/CommandLineUsage``): help on standard output with status 0; a problem and
 /// the usage on standard error with status 64, and nothing on standard output. The demo's own
 /// documented status for a data directory it cannot use (73) is checked here too.
-@Suite(.serialized)
+@Suite(.serialized, .responseChecks)
 struct ExecutablesUsageTests {
     static let executables = [
         "ResponseKitDemo", "RegisterActivation", "SignIn", "Cities", "Authentication", "CleanSwiftScene",

@@ -1,6 +1,8 @@
 import ExampleSupport
+import ResponseKitTesting
 import Testing
 
+@Suite(.responseChecks)
 struct InputEchoTests {
     @Test func ordinaryInput_isShownAsItIs() {
         #expect(InputEcho.display("New York") == "New York")

@@ -1,6 +1,8 @@
 import ExampleSupport
+import ResponseKitTesting
 import Testing
 
+@Suite(.responseChecks)
 struct TypedCommandTests {
     @Test func splitsTheNameFromItsArguments_andKeepsTheRemainderWhole() {
         let command = TypedCommand("Add  New York")

@@ -4,6 +4,7 @@ import ResponseKitTesting
 import Testing
 
 /// The interactor, against the fake server, with time moved by hand: no test sleeps.
+@Suite(.responseChecks)
 struct ActivateRegisterTests {
     let scheduler = ManualScheduler()
 

@@ -1,6 +1,8 @@
 import RegisterActivationCore
+import ResponseKitTesting
 import Testing
 
+@Suite(.responseChecks)
 struct ActivationArgumentsTests {
     @Test func fourFields_makeARequest_withTheDefaultLatencyAndTimeout() {
         let parsed = ActivationArguments.parse(["Corner Shop", "ada", "secret", "2"])

@@ -1,6 +1,8 @@
 import RegisterActivationCore
+import ResponseKitTesting
 import Testing
 
+@Suite(.responseChecks)
 struct ActivationPresenterTests {
     @Test func anActiveRegister_showsTheStore_theNumber_andTheLicenceKey() {
         let register = ActivatedRegister(storeName: "Corner Shop", registerNumber: 2, licenceKey: "CS-2-5CCD")

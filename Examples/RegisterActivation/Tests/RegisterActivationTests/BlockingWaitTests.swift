@@ -1,9 +1,11 @@
 import RegisterActivationCore
 import ResponseKit
+import ResponseKitTesting
 import Testing
 
 /// The spinner's wait loop. Each slice is a real `wait(timeout:)` of a millisecond; the response
 /// is finished by the loop's own callback, so the count of slices is exact.
+@Suite(.responseChecks)
 struct BlockingWaitTests {
     @Test func callsBackOncePerSliceWithoutAnAnswer_thenReturnsTheValue() throws {
         let (response, resolver) = Response<Int>.pending(on: .immediate)

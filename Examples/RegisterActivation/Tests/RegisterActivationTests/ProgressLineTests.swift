@@ -3,6 +3,7 @@ import RegisterActivationCore
 import ResponseKitTesting
 import Testing
 
+@Suite(.responseChecks)
 struct ProgressLineTests {
     let written = Recorder<String>()
 

@@ -9,6 +9,10 @@ import Testing
 /// The app blocks its thread until the answer comes, as on the main thread of the executable; it
 /// runs on a thread of its own here, so that no thread of the small cooperative pool is blocked
 /// while the server's answer waits for a Dispatch thread.
+///
+/// A thread does not inherit the test's response checks (a task-local value), so the run is
+/// checked on that thread with `ResponseChecks.run`, and each problem it finds is an issue here.
+@Suite(.responseChecks)
 struct RegisterActivationAppTests {
     let written = Recorder<String>()
 
@@ -16,9 +20,15 @@ struct RegisterActivationAppTests {
         guard case .activate(var options) = ActivationArguments.parse(arguments) else { return nil }
         options.latency = .zero
         let app = RegisterActivationApp(output: ConsoleOutput { [written] in written.record($0) }, isTerminal: false)
-        return await withCheckedContinuation { continuation in
-            Thread { [options] in continuation.resume(returning: app.run(options)) }.start()
+        let (status, problems) = await withCheckedContinuation { continuation in
+            Thread { [options] in
+                var status: Int32 = 0
+                let problems = ResponseChecks.run { status = app.run(options) }
+                continuation.resume(returning: (status, problems))
+            }.start()
         }
+        for problem in problems { Issue.record("\(problem)") }
+        return status
     }
 
     @Test func rightCredentials_printTheLicenceKey_andExitZero() async {

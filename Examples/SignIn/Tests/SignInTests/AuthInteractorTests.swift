@@ -4,6 +4,7 @@ import SignInCore
 import Testing
 
 /// The interactor against the fake worker, whose latency is moved by hand: no test sleeps.
+@Suite(.responseChecks)
 struct AuthInteractorTests {
     let scheduler = ManualScheduler()
     let worker: FakeAuthenticationWorker

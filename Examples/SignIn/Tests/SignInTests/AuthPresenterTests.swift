@@ -4,6 +4,7 @@ import SignInCore
 import Testing
 
 /// The presenter, fed responses a test finishes by hand and delivered by a ManualExecutor.
+@Suite(.responseChecks)
 @MainActor
 struct AuthPresenterTests {
     let manual = ManualExecutor()

@@ -8,6 +8,7 @@ import Testing
 ///
 /// Awaiting a command's response suspends the main actor, so the presenter's main-queue
 /// callbacks run; it returns once the outcome is printed.
+@Suite(.responseChecks)
 @MainActor
 struct SignInAppTests {
     let scheduler = ManualScheduler()
