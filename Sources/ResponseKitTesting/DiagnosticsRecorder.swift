@@ -26,6 +26,10 @@ import ResponseKit
 ///
 /// A test that sets `ResponseDiagnostics.handler` itself must put back the one it
 /// found, so that recording goes on after it.
+///
+/// For the problems of one test, prefer the response checks (``ResponseChecksTrait``): they are
+/// scoped to the test that made each response, and fail it. Diagnostics they take for a test do
+/// not reach this recorder.
 public final class DiagnosticsRecorder: Sendable {
     /// The process's recorder; reading it the first time installs it as the diagnostics handler.
     public static let shared: DiagnosticsRecorder = {
