@@ -84,16 +84,13 @@ public final class ManualExecutor: CallbackExecutor {
 extension ManualExecutor: ResponseCheckScope.Watched {
     /// Jobs never run, for the response checks.
     package func leftovers() -> [ResponseCheckScope.Leftover] {
-        let count = pendingCount
-        guard count > 0 else { return [] }
-        let jobs = count == 1 ? "1 job" : "\(count) jobs"
-        return [
-            ResponseCheckScope.Leftover(
-                message: "ManualExecutor made at \(file):\(line) still has \(jobs) queued when the test ended "
-                    + "(run them with runAll(), or the callbacks they deliver never run)",
-                file: file,
-                line: line
-            )
-        ]
+        ResponseCheckScope.Leftover.jobs(
+            pendingCount,
+            leftIn: "ManualExecutor",
+            madeAt: file,
+            line: line,
+            state: "queued",
+            advice: "run them with runAll(), or the callbacks they deliver never run"
+        )
     }
 }

@@ -147,15 +147,13 @@ extension ManualScheduler: ResponseCheckScope.Watched {
     /// Jobs never run, for the response checks.
     package func leftovers() -> [ResponseCheckScope.Leftover] {
         let (count, now) = state.withLock { ($0.jobs.count, $0.now) }
-        guard count > 0 else { return [] }
-        let jobs = count == 1 ? "1 job" : "\(count) jobs"
-        return [
-            ResponseCheckScope.Leftover(
-                message: "ManualScheduler made at \(file):\(line) still has \(jobs) scheduled when the test ended, "
-                    + "at \(now) (advance it past them, or cancel what scheduled them)",
-                file: file,
-                line: line
-            )
-        ]
+        return ResponseCheckScope.Leftover.jobs(
+            count,
+            leftIn: "ManualScheduler",
+            madeAt: file,
+            line: line,
+            state: "scheduled, at \(now),",
+            advice: "advance it past them, or cancel what scheduled them"
+        )
     }
 }
