@@ -39,8 +39,9 @@ package struct LockedBox<Value> {
     }
 }
 
-// Safety: the value is reachable only through `withLock`, which holds the mutex for the whole
-// access, so sharing the box is safe whenever the value itself may cross threads.
+// Safety: the value is reachable only through `withLock` and `withLockIfAvailable`, each of which
+// holds the mutex for the whole access (the second runs nothing when it cannot take it), so sharing
+// the box is safe whenever the value itself may cross threads.
 extension LockedBox: @unchecked Sendable where Value: Sendable {}
 
 /// The buffer behind ``LockedBox``: the value as header, one `pthread_mutex_t` as element.
