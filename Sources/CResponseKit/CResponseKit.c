@@ -1,10 +1,13 @@
 #include "CResponseKit.h"
 
 #include <pthread.h>
-#include <sched.h>
 
 #if !defined(__APPLE__)
+#include <sched.h>
 #include <sys/syscall.h>
+#if defined(__linux__)
+#include <linux/futex.h>
+#endif
 #include <unistd.h>
 #endif
 
@@ -22,19 +25,70 @@ bool rk_is_main_thread(void) {
 
 #else
 
+/// How many times a waiter tries again before it sleeps: a lock is held for about a hundred
+/// instructions, so a holder that is running releases it within this; one that was preempted will
+/// not, and spinning longer only takes the processor from it.
+#define RK_SPINS 100
+
+static inline void rk_cpu_relax(void) {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__) || defined(__arm__)
+    __asm__ __volatile__("yield");
+#endif
+}
+
 void rk_lock_contended(rk_word *word) {
-    unsigned spins = 0;
+    // Spin while the holder runs and nobody sleeps yet (a sleeper means the lock is busy enough
+    // to queue behind it).
+    for (unsigned spins = 0; spins < RK_SPINS; spins++) {
+        uint32_t current = __atomic_load_n(&word->state, __ATOMIC_RELAXED);
+        if ((current & RK_LOCK_BIT) == 0) {
+            if (__atomic_compare_exchange_n(
+                    &word->state, &current, current | RK_LOCK_BIT, true, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
+                return;
+            }
+            continue;
+        }
+        if ((current & RK_PARKED_BIT) != 0) break;
+        rk_cpu_relax();
+    }
     for (;;) {
         uint32_t current = __atomic_load_n(&word->state, __ATOMIC_RELAXED);
-        if ((current & RK_LOCK_BIT) == 0
-            && __atomic_compare_exchange_n(
-                &word->state, &current, current | RK_LOCK_BIT, true, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
-            return;
+        if ((current & RK_LOCK_BIT) == 0) {
+            // Taken with the parked bit: other threads may still sleep, and only a release that
+            // clears the bit wakes one of them (at worst, one wake-up finds nobody).
+            if (__atomic_compare_exchange_n(
+                    &word->state, &current, current | RK_LOCK_BIT | RK_PARKED_BIT, true, __ATOMIC_ACQUIRE,
+                    __ATOMIC_RELAXED)) {
+                return;
+            }
+            continue;
         }
-        if (++spins > 64) {
-            sched_yield();
+        if ((current & RK_PARKED_BIT) == 0) {
+            uint32_t parked = current | RK_PARKED_BIT;
+            if (!__atomic_compare_exchange_n(
+                    &word->state, &current, parked, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+                continue;
+            }
+            current = parked;
         }
+        // Sleeps only while the word still holds `current`: a release (or any other change:
+        // a flag, a claim) in between makes the call return at once, and the loop looks again.
+#if defined(__linux__)
+        syscall(SYS_futex, &word->state, FUTEX_WAIT_PRIVATE, current, NULL, NULL, 0);
+#else
+        sched_yield();  // no futex here: the parked bit is set and cleared all the same
+#endif
     }
+}
+
+void rk_wake_parked(rk_word *word) {
+#if defined(__linux__)
+    syscall(SYS_futex, &word->state, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+#else
+    (void)word;
+#endif
 }
 
 /// Whether the calling thread is the main thread, by the kernel's account: its thread id is the

@@ -16,6 +16,11 @@ enum BenchmarkCommand {
             return error.description.isEmpty ? 0 : 2
         }
 
+        if let threads = options.contentionThreads {
+            let perThread = options.operations ?? (options.isSmoke ? 100 : 5_000)
+            C1LockContention.run(threads: threads, operationsPerThread: perThread, rounds: options.repetitions ?? 5)
+            return 0
+        }
         let workloads = Suite.workloads.filter { options.selects($0.id) }
         if options.listsWorkloads {
             for workload in Suite.workloads {

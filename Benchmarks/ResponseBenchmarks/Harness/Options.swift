@@ -17,10 +17,12 @@ struct Options {
     /// Run only the variant of this role of each selected workload, untimed and unreported, so
     /// that a profiler (callgrind) counts that variant alone.
     var profiledRole: Variant.Role?
+    /// Run the lock-contention measurement (C1) with this many threads instead of the workloads.
+    var contentionThreads: Int?
 
     static let usage = """
         usage: ResponseBenchmarks [--smoke] [--json] [--filter ID[,ID…]]… [--repetitions N] [--operations N] [--list]
-                                  [--profile responseKit|floor]
+                                  [--profile responseKit|floor] [--contention THREADS]
 
           --smoke           run each workload once at a tiny size (CI); figures mean nothing
           --json            print the results as JSON on standard output
@@ -30,6 +32,9 @@ struct Options {
           --operations N    operations per repetition, instead of each workload's own count
           --list            list the workloads and exit
           --profile ROLE    run only the responseKit (or floor) variant, untimed, for a profiler
+          --contention N    instead of the workloads: N threads registering on one response (C1),
+                            wall and processor time per registration; --operations sets the
+                            registrations per thread (default 5000)
         """
 
     struct UsageError: Error, CustomStringConvertible {
@@ -66,6 +71,11 @@ struct Options {
                     throw UsageError(description: "--profile needs responseKit or floor")
                 }
                 options.profiledRole = role
+            case "--contention":
+                guard let value = remaining.next(), let count = Int(value), count >= 1 else {
+                    throw UsageError(description: "--contention needs a number of threads")
+                }
+                options.contentionThreads = count
             case "--help", "-h":
                 throw UsageError(description: "")
             default:

@@ -19,8 +19,9 @@
 /// A response's state word: its flags and claim count, and its lock.
 ///
 /// On Apple platforms the lock is an `os_unfair_lock` of its own (it donates priority to the
-/// holder); elsewhere it is bit 0 of `state` (one compare-and-swap to take, one atomic operation to
-/// release, and flags and lock can change together).
+/// holder); elsewhere it lives in `state`: bit 0 is the lock (one compare-and-swap to take, one
+/// atomic operation to release, and flags and lock can change together), and `RK_PARKED_BIT`
+/// says a thread sleeps waiting for it (a futex wait on `state`), so the unlock must wake one.
 typedef struct {
     uint32_t state;
 #if defined(__APPLE__)
@@ -30,6 +31,11 @@ typedef struct {
 
 /// Bit 0 of `state`: the lock, where it lives in the state word.
 #define RK_LOCK_BIT 1u
+
+/// Bit 12 of `state`: a thread sleeps (or is about to) until the lock is released. Only set while
+/// `RK_LOCK_BIT` is; the release that clears both wakes one sleeper. The bits between the two are
+/// the response's flags, and the claim count starts above it (`ResponseFlags` in Swift).
+#define RK_PARKED_BIT (1u << 12)
 
 /// A word with `flags` set and the lock free.
 static inline rk_word rk_word_make(uint32_t flags) {
@@ -103,9 +109,14 @@ static inline bool rk_set_if_unlocked_and_clear(rk_word *word, uint32_t unless, 
 }
 
 #if !defined(__APPLE__)
-/// Takes the lock bit once it is free: spins briefly, then yields the processor. Holders never run
-/// user code under the lock, so a wait lasts as long as a few field swaps, or a preemption.
+/// Takes the lock bit once it is free: spins briefly (a holder keeps the lock for a few field
+/// swaps: holders never run user code under it), then sleeps on the word until a release wakes
+/// it, so that waiters never burn the processor a preempted holder needs.
 void rk_lock_contended(rk_word *word);
+
+/// Wakes one thread sleeping in `rk_lock_contended`: called by a release that cleared
+/// `RK_PARKED_BIT`.
+void rk_wake_parked(rk_word *word);
 #endif
 
 /// Takes the response's lock.
@@ -121,12 +132,13 @@ static inline void rk_lock(rk_word *word) {
 #endif
 }
 
-/// Releases the response's lock.
+/// Releases the response's lock (and wakes a sleeping waiter, if any).
 static inline void rk_unlock(rk_word *word) {
 #if defined(__APPLE__)
     rk_darwin_lock_unlock(&word->lock);
 #else
-    __atomic_fetch_and(&word->state, ~RK_LOCK_BIT, __ATOMIC_RELEASE);
+    uint32_t before = __atomic_fetch_and(&word->state, ~(RK_LOCK_BIT | RK_PARKED_BIT), __ATOMIC_RELEASE);
+    if (__builtin_expect((before & RK_PARKED_BIT) != 0, 0)) rk_wake_parked(word);
 #endif
 }
 
@@ -144,9 +156,10 @@ static inline void rk_unlock_setting_adding(rk_word *word, uint32_t flags, uint3
 #else
     uint32_t current = __atomic_load_n(&word->state, __ATOMIC_RELAXED);
     while (!__atomic_compare_exchange_n(
-        &word->state, &current, ((current | flags) & ~RK_LOCK_BIT) + amount, true, __ATOMIC_RELEASE,
-        __ATOMIC_RELAXED)) {
+        &word->state, &current, ((current | flags) & ~(RK_LOCK_BIT | RK_PARKED_BIT)) + amount, true,
+        __ATOMIC_RELEASE, __ATOMIC_RELAXED)) {
     }
+    if (__builtin_expect((current & RK_PARKED_BIT) != 0, 0)) rk_wake_parked(word);
 #endif
 }
 

@@ -2,8 +2,9 @@
 ///
 /// They answer the questions asked on every hot path (`isDone`, "may I read the result without
 /// locking?") in one atomic load, and carry the claims that decide when letting go cancels the
-/// response. Bit 0 is the lock on platforms where the lock lives in the word (see
-/// `CResponseKit.h`); it is never set or cleared here.
+/// response. Bit 0 is the lock and bit 12 says that a thread sleeps waiting for it, on platforms
+/// where the lock lives in the word (`RK_LOCK_BIT`, `RK_PARKED_BIT` in `CResponseKit.h`); they are
+/// never set or cleared here.
 @usableFromInline
 enum ResponseFlags {
     /// The response has its result (set once, with release ordering, under the lock).
@@ -40,6 +41,7 @@ enum ResponseFlags {
     /// One claim: a derived response, an awaiting task or a blocking read that waits for this
     /// response and may let go early. The count takes the bits from ``claimShift`` up.
     @inlinable static var oneClaim: UInt32 { 1 << claimShift }
-    /// Where the claim count starts in the word: 20 bits, about a million claims at once.
-    @inlinable static var claimShift: UInt32 { 12 }
+    /// Where the claim count starts in the word, above the lock's parked bit (12): 19 bits, about
+    /// half a million claims at once.
+    @inlinable static var claimShift: UInt32 { 13 }
 }
