@@ -140,9 +140,23 @@ public final class Response<Value: Sendable>: @unchecked Sendable {
         let isTracked = rk_tracking_enabled() && flags & ResponseFlags.done == 0
         stateWord = rk_word_make(isTracked ? flags | ResponseFlags.tracked : flags)
         creationFile = file.hasPointerRepresentation ? UnsafeRawPointer(file.utf8Start) : nil
+        assert(isLaidOutAsAssumed(), "ResponseKit: the response's layout is not what ResponseLayout computes")
         if isTracked { ResponseTracking.track(self) }
         // One relaxed load while no test checks responses: nothing else, no allocation.
         if rk_check_scopes_are_running() { ResponseCheckScopes.adopt(self, linkedTo: link) }
+    }
+
+    /// Debug builds, in every initialiser: whether the two addresses the engine computes without
+    /// the compiler's help are where the compiler really put the fields, for this `Value` on this
+    /// platform. `ResponseLayout.word(of:)` must be `stateWord` (the lock and flags, reached by
+    /// unspecialised code), and the stored properties must start with `machine` (the lock-free
+    /// read of a delivered result, `ResponseLayout.state(of:)`).
+    @usableFromInline
+    func isLaidOutAsAssumed() -> Bool {
+        let start = _getUnsafePointerToStoredProperties(self)
+        let machineAddress = withUnsafeMutablePointer(to: &machine) { UnsafeMutableRawPointer($0) }
+        let wordAddress = withUnsafeMutablePointer(to: &stateWord) { UnsafeMutableRawPointer($0) }
+        return machineAddress == start && wordAddress == UnsafeMutableRawPointer(word)
     }
 
     /// A pending response derived from `source`: its callbacks run where `source`'s run (the

@@ -4,7 +4,12 @@ import CResponseKit
 ///
 /// A pending response with one callback, and the handle its resolver holds, fit in 96 bytes of
 /// heap: the response is 56 bytes on Linux (one 64-byte malloc chunk), the handle 24 (a 32-byte
-/// chunk). To get there, every byte of the response is used:
+/// chunk). To get there, every byte of the response is used. The table is **64-bit Linux**, the
+/// platform the memory benchmark (M1) measures; on Apple platforms the state word is 8 bytes (it
+/// holds an `os_unfair_lock` beside the flags), so the creation file moves to offset 52, and on
+/// 32-bit platforms (arm64_32 watchOS) every pointer is 4 bytes. Code never relies on these
+/// numbers: `wordOffset` is computed from the sizes the compiler reports, and debug builds check
+/// it against the real address on every platform (`Response.init`).
 ///
 /// | offset | bytes | field |
 /// | ---: | ---: | --- |
@@ -36,28 +41,20 @@ enum ResponseLayout {
         (_getUnsafePointerToStoredProperties(response) + wordOffset).assumingMemoryBound(to: rk_word.self)
     }
 
-    /// The state's offset from a response's first stored property: after the machine's link.
-    @inlinable @inline(__always)
-    static var stateOffset: Int { MemoryLayout<AnyObject?>.stride }
-
-    /// The success value of a response whose `delivered` flag is set and `failed` flag is not.
+    /// The state of `response`'s machine, reached by a typed pointer rather than through the
+    /// `machine` property: for the lock-free read of a delivered result (see
+    /// `Response.deliveredResult`).
     ///
-    /// Its state is then `.done(.success(slot))` or a finished `.delivering(.success(slot))`, and
-    /// Swift keeps an enum's payload at its start, so the slot's two words are the state's first
-    /// two (pinned by `ResponseLayoutTests`). Nothing writes them any more (see the note on
-    /// `Response`), so they are read without the lock, as the flag allows.
+    /// It assumes only that `machine`, the first stored property, starts where the stored
+    /// properties start (what swift-atomics' `ManagedAtomic` assumes of its first property too,
+    /// and what `Response.init` checks in debug builds); where `state` lies inside the machine
+    /// and how its enum is laid out is left to the compiler (`pointer(to:)`).
     @inlinable @inline(__always)
-    static func deliveredSuccess<Value>(of response: Response<Value>) -> Value {
-        let words = (_getUnsafePointerToStoredProperties(response) + stateOffset).load(as: (UInt, UInt).self)
-        return ResponseValueSlot(words: words).value(as: Value.self)
-    }
-
-    /// The error of a response whose `delivered` and `failed` flags are set: its state is then
-    /// `.done(.failure(error))` (or a finished `.delivering`), which keeps the error first, like
-    /// ``deliveredSuccess(of:)``.
-    @inlinable @inline(__always)
-    static func deliveredFailure<Value>(of response: Response<Value>) -> any Error {
-        (_getUnsafePointerToStoredProperties(response) + stateOffset).load(as: (any Error).self)
+    static func state<Value>(of response: Response<Value>) -> UnsafePointer<ResponseStateMachine<Value>.State> {
+        let machine = UnsafePointer(
+            _getUnsafePointerToStoredProperties(response).assumingMemoryBound(to: ResponseStateMachine<Value>.self)
+        )
+        return machine.pointer(to: \.state).unsafelyUnwrapped
     }
 
     /// The bits of ``Response/executor`` that a response keeps inline: the main queue and inline

@@ -69,18 +69,38 @@ extension Response {
     /// machine became final; see the note on `Response`), nothing writes the machine again, so a
     /// reader that sees the flag (acquire) may read it. `nil` before that, whatever the state.
     ///
-    /// The result is read straight from where the final state keeps it (see
-    /// `ResponseLayout.deliveredSuccess`), not through `machine`: a read of `machine` overlapping a
-    /// transition's access under the lock (a late `complete`, a waiter added) is a race in Swift's
-    /// terms even though that transition writes nothing, and the thread sanitizer reports it.
-    /// (Reading a success through the state's enum also copied the whole state first: a tenth of
-    /// W2's instructions.)
+    /// The state is read through a typed pointer (`ResponseLayout.state(of:)`), not through the
+    /// `machine` property: under the thread sanitizer, a transition's `inout` access to `machine`
+    /// (a late `complete`, a waiter added, which write nothing once delivered) counts as a write
+    /// of the whole property, and a read of `machine` overlapping it is reported as a race.
     @inlinable @inline(__always)
     var deliveredResult: Result<Value, any Error>? {
-        let flags = self.flags
         guard flags & ResponseFlags.delivered != 0 else { return nil }
-        if flags & ResponseFlags.failed == 0 { return .success(ResponseLayout.deliveredSuccess(of: self)) }
-        return .failure(ResponseLayout.deliveredFailure(of: self))
+        switch ResponseLayout.state(of: self).pointee {
+        case .delivering(let outcome), .done(let outcome):
+            assert(isTheMachinesOutcome(outcome), "ResponseKit: the lock-free read disagrees with the machine")
+            return outcome.result(as: Value.self)
+        case .pending:
+            preconditionFailure("ResponseKit: a delivered response has no result")
+        }
+    }
+
+    /// Debug builds: whether `outcome`, read without the lock, is what the machine holds under it
+    /// (the same case; the same bits in a success's slot, the same dynamic type of error).
+    @usableFromInline
+    func isTheMachinesOutcome(_ outcome: ResponseOutcome) -> Bool {
+        withLock { machine, _ in
+            let stored: ResponseOutcome
+            switch machine.state {
+            case .pending: return false
+            case .delivering(let outcome), .done(let outcome): stored = outcome
+            }
+            switch (stored, outcome) {
+            case (.success(let stored), .success(let read)): return stored.words == read.words
+            case (.failure(let stored), .failure(let read)): return type(of: stored) == type(of: read)
+            default: return false
+            }
+        }
     }
 
     /// The result if the response has one: without the lock once delivered, with it before.
