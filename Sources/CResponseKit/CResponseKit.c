@@ -38,20 +38,41 @@ static inline void rk_cpu_relax(void) {
 #endif
 }
 
-void rk_lock_contended(rk_word *word) {
-    // Spin while the holder runs and nobody sleeps yet (a sleeper means the lock is busy enough
-    // to queue behind it).
+/// Tries to take the lock for up to `RK_SPINS` rounds while it is held; `parked` says whether to
+/// take it with the parked bit (a thread that has slept must, since others may sleep too).
+static bool rk_spin_for_lock(rk_word *word, uint32_t parked) {
     for (unsigned spins = 0; spins < RK_SPINS; spins++) {
         uint32_t current = __atomic_load_n(&word->state, __ATOMIC_RELAXED);
         if ((current & RK_LOCK_BIT) == 0) {
             if (__atomic_compare_exchange_n(
-                    &word->state, &current, current | RK_LOCK_BIT, true, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
-                return;
+                    &word->state, &current, current | RK_LOCK_BIT | parked, true, __ATOMIC_ACQUIRE,
+                    __ATOMIC_RELAXED)) {
+                return true;
             }
             continue;
         }
-        if ((current & RK_PARKED_BIT) != 0) break;
         rk_cpu_relax();
+    }
+    return false;
+}
+
+/// How many times a waiter that spun in vain yields its processor, trying again after each, before
+/// it sleeps. Yielding lets a holder that was preempted run again, and costs far less than a
+/// sleep and a wake-up when the wait is short; sleeping bounds the processor time a long wait
+/// (a holder descheduled for good) burns.
+#define RK_YIELDS 8
+
+void rk_lock_contended(rk_word *word) {
+    if (rk_spin_for_lock(word, 0)) return;
+    for (unsigned yields = 0; yields < RK_YIELDS; yields++) {
+        sched_yield();
+        uint32_t current = __atomic_load_n(&word->state, __ATOMIC_RELAXED);
+        if ((current & RK_PARKED_BIT) != 0) break;  // others sleep already: queue behind them
+        if ((current & RK_LOCK_BIT) == 0
+            && __atomic_compare_exchange_n(
+                &word->state, &current, current | RK_LOCK_BIT, true, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
+            return;
+        }
     }
     for (;;) {
         uint32_t current = __atomic_load_n(&word->state, __ATOMIC_RELAXED);
@@ -80,6 +101,9 @@ void rk_lock_contended(rk_word *word) {
 #else
         sched_yield();  // no futex here: the parked bit is set and cleared all the same
 #endif
+        // Woken: the holder that woke us has just released the lock; try for it briefly before
+        // sleeping again.
+        if (rk_spin_for_lock(word, RK_PARKED_BIT)) return;
     }
 }
 

@@ -56,7 +56,7 @@ public struct Resolver<Value: Sendable>: Sendable {
     @inlinable
     @discardableResult
     public func succeed(_ value: Value, file: StaticString = #fileID, line: UInt = #line) -> Bool {
-        response.complete(with: .success(value), how: .resolving(file: file, line: line))
+        response.finish(with: .success(value), how: .resolving(file: file, line: line))
     }
 
     /// Fails the response with `error`, unless it is already done.
@@ -69,7 +69,7 @@ public struct Resolver<Value: Sendable>: Sendable {
     @inlinable
     @discardableResult
     public func fail(_ error: any Error, file: StaticString = #fileID, line: UInt = #line) -> Bool {
-        response.complete(with: .failure(error), how: .resolving(file: file, line: line))
+        response.finish(with: .failure(error), how: .resolving(file: file, line: line))
     }
 
     /// Finishes the response with `result`, unless it is already done.
@@ -86,7 +86,7 @@ public struct Resolver<Value: Sendable>: Sendable {
         file: StaticString = #fileID,
         line: UInt = #line
     ) -> Bool {
-        response.complete(with: result, how: .resolving(file: file, line: line))
+        response.finish(with: result, how: .resolving(file: file, line: line))
     }
 
     /// Finishes the response unless it is done, and says nothing if it was: for inputs that race
@@ -95,7 +95,7 @@ public struct Resolver<Value: Sendable>: Sendable {
     @inlinable
     @discardableResult
     package func resolveIfPending(with result: Result<Value, any Error>) -> Bool {
-        response.complete(with: result, how: .racing)
+        response.finish(with: result, how: .racing)
     }
 
     /// Whether the response was cancelled. Long work can poll it to stop early.

@@ -48,7 +48,7 @@ public struct MainActorCallbacks<Value: Sendable> {
     /// - Returns: this view, to chain ``onFailure(_:)``.
     @discardableResult
     public func onCompletion(_ body: @escaping @MainActor (Value) -> Void) -> Self {
-        response.register(.mainActorSuccess(body))
+        response.addCallback(.mainActorSuccess(body))
         return self
     }
 
@@ -59,7 +59,7 @@ public struct MainActorCallbacks<Value: Sendable> {
     /// - Returns: this view, to chain ``onCompletion(_:)``.
     @discardableResult
     public func onFailure(_ body: @escaping @MainActor (any Error) -> Void) -> Self {
-        response.register(.mainActorFailure(body))
+        response.addCallback(.mainActorFailure(body))
         return self
     }
 
@@ -69,7 +69,7 @@ public struct MainActorCallbacks<Value: Sendable> {
     /// - Returns: this view.
     @discardableResult
     public func onResult(_ body: @escaping @MainActor (Result<Value, any Error>) -> Void) -> Self {
-        response.register(.mainActorResult(body))
+        response.addCallback(.mainActorResult(body))
         return self
     }
 }

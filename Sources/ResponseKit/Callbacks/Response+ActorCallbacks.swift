@@ -33,7 +33,7 @@ extension Response {
         let callback = ResponseCallback<Value>.success { value in
             Task { await Self.run(body, on: actor, with: value) }
         }
-        register(.elsewhere(ExecutorCallback(executor: .immediate, callback: callback)))
+        addCallback(.elsewhere(ExecutorCallback(executor: .immediate, callback: callback)))
         return self
     }
 
@@ -52,7 +52,7 @@ extension Response {
         _ body: @escaping @Sendable (isolated A, Result<Value, any Error>) -> Void
     ) -> Response<Value> {
         // An observer (it sees either outcome, inline), yet a user's callback: it waits too.
-        register(
+        addCallback(
             .observer { result, _ in
                 Task { await Self.run(body, on: actor, with: result) }
             }

@@ -30,7 +30,7 @@ extension Response {
     @inlinable
     @discardableResult
     public func onCompletion(_ body: consuming @escaping @Sendable (Value) -> Void) -> Response<Value> {
-        register(.success(consume body))
+        addCallback(.success(consume body))
         return self
     }
 
@@ -54,7 +54,7 @@ extension Response {
     @inlinable
     @discardableResult
     public func onFailure(_ body: consuming @escaping @Sendable (any Error) -> Void) -> Response<Value> {
-        register(.failure(consume body))
+        addCallback(.failure(consume body))
         return self
     }
 
@@ -67,7 +67,7 @@ extension Response {
     @inlinable
     @discardableResult
     public func onResult(_ body: consuming @escaping @Sendable (Result<Value, any Error>) -> Void) -> Response<Value> {
-        register(.result(consume body))
+        addCallback(.result(consume body))
         return self
     }
 
@@ -91,7 +91,7 @@ extension Response {
         on executor: ResponseExecutor,
         _ body: @escaping @Sendable (Value) -> Void
     ) -> Response<Value> {
-        register(.elsewhere(ExecutorCallback(executor: executor, callback: .success(body))))
+        addCallback(.elsewhere(ExecutorCallback(executor: executor, callback: .success(body))))
         return self
     }
 
@@ -107,7 +107,7 @@ extension Response {
         on executor: ResponseExecutor,
         _ body: @escaping @Sendable (any Error) -> Void
     ) -> Response<Value> {
-        register(.elsewhere(ExecutorCallback(executor: executor, callback: .failure(body))))
+        addCallback(.elsewhere(ExecutorCallback(executor: executor, callback: .failure(body))))
         return self
     }
 
@@ -123,7 +123,7 @@ extension Response {
         on executor: ResponseExecutor,
         _ body: @escaping @Sendable (Result<Value, any Error>) -> Void
     ) -> Response<Value> {
-        register(.elsewhere(ExecutorCallback(executor: executor, callback: .result(body))))
+        addCallback(.elsewhere(ExecutorCallback(executor: executor, callback: .result(body))))
         return self
     }
 }

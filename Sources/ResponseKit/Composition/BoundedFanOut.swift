@@ -105,8 +105,8 @@ final class BoundedFanOut<Element: Sendable, Output: Sendable>: Sendable {
             response.releaseClaim()
             return
         }
-        response.register(
-            internal: .observer { result, completion in self.finished(index, with: result, context: &completion) })
+        response.addInternalObserver(
+            .observer { result, completion in self.finished(index, with: result, context: &completion) })
     }
 
     private func finished(_ index: Int, with result: Result<Output, any Error>, context: inout CompletionContext) {
@@ -129,7 +129,7 @@ final class BoundedFanOut<Element: Sendable, Output: Sendable>: Sendable {
             return
         case .succeeded(let value, let progress, let mustPump):
             if let all = values.store(value, at: index) {
-                combined.complete(with: .success(all), chainedIn: &context)
+                combined.finishNested(with: .success(all), in: &context)
                 return
             }
             combined.reportProgress(progress)
@@ -154,6 +154,6 @@ final class BoundedFanOut<Element: Sendable, Output: Sendable>: Sendable {
     /// result, as `all` does: the losers are cancelled before the result's callbacks run.
     private func fail(with error: any Error, others: [Response<Output>]) {
         for response in others { response.releaseClaim() }
-        combined.complete(with: .failure(error), how: .racing)
+        combined.finish(with: .failure(error), how: .racing)
     }
 }

@@ -56,7 +56,7 @@ extension Response {
         let combined = Response(pendingOn: executor, file: file, line: line)
         let elements = Array(elements)
         guard !elements.isEmpty else {
-            combined.complete(with: .success([]), how: .racing)
+            combined.finish(with: .success([]), how: .racing)
             return combined
         }
         let fanOut = BoundedFanOut(elements, maxInFlight: maxInFlight, into: combined, makeResponse)

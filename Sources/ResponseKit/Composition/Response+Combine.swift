@@ -41,10 +41,10 @@ extension Response {
                 switch result {
                 case .success(let value):
                     if let values = collected.store(value, at: index) {
-                        combined.complete(with: .success(values), chainedIn: &completion)
+                        combined.finishNested(with: .success(values), in: &completion)
                     }
                 case .failure(let error):
-                    combined.complete(with: .failure(error), chainedIn: &completion)
+                    combined.finishNested(with: .failure(error), in: &completion)
                 }
             }
         }
@@ -81,7 +81,7 @@ extension Response {
             Array(responses), on: executor, file: file, line: line, whenEmpty: .failure(ResponseError.noResponses)
         ) {
             _, combined in
-            .observer { result, completion in combined.complete(with: result, chainedIn: &completion) }
+            .observer { result, completion in combined.finishNested(with: result, in: &completion) }
         }
     }
 
@@ -119,11 +119,11 @@ extension Response {
             .observer { result, completion in
                 switch result {
                 case .success:
-                    combined.complete(with: result, chainedIn: &completion)
+                    combined.finishNested(with: result, in: &completion)
                 case .failure(let error):
                     if let errors = failures.store(error, at: index) {
-                        combined.complete(
-                            with: .failure(ResponseAggregateError(errors: errors)), chainedIn: &completion)
+                        combined.finishNested(
+                            with: .failure(ResponseAggregateError(errors: errors)), in: &completion)
                     }
                 }
             }
@@ -210,13 +210,13 @@ extension Response {
     ) -> Response<Value> {
         let combined = Response(pendingOn: executor, file: file, line: line)
         guard !inputs.isEmpty else {
-            combined.complete(with: whenEmpty, how: .racing)
+            combined.finish(with: whenEmpty, how: .racing)
             return combined
         }
         // Every claim at once, before the combined response is shared: one array.
         for input in inputs { input.addClaim() }
         combined.beforeSharing { $0.makeExtras().upstreams = inputs }
-        for (index, input) in inputs.enumerated() { input.register(internal: observer(index, combined)) }
+        for (index, input) in inputs.enumerated() { input.addInternalObserver(observer(index, combined)) }
         return combined
     }
 }
@@ -225,14 +225,14 @@ extension Response {
 /// is filled.
 ///
 /// Safety of `@unchecked Sendable`: `slots` and `missing` are read and written only in `store`,
-/// between `rk_lock` and `rk_unlock` on `word` (C11 atomics, which the thread sanitizer sees).
+/// inside `StateWordLock.withLock` on `word` (C11 atomics, which the thread sanitizer sees).
 /// `word` is the first stored property, so it sits where `_getUnsafePointerToStoredProperties`
 /// points, and is touched only through those functions.
 @usableFromInline
 final class Collector<Element: Sendable>: @unchecked Sendable {
     @usableFromInline var word = rk_word_make(0)
     // Unchecked exclusivity: the lock serialises every access, so the runtime's dynamic check
-    // (two calls per access, measured at about a tenth of W5) would only repeat what it proves.
+    // (two calls per access) would only repeat what it proves (Benchmarks/README.md, "What the engine's shape saves").
     @usableFromInline @exclusivity(unchecked) var slots: [Element?]
     @usableFromInline @exclusivity(unchecked) var missing: Int
 
@@ -245,13 +245,13 @@ final class Collector<Element: Sendable>: @unchecked Sendable {
     /// Stores `element`; returns all elements, in order, when it was the last one missing.
     @inlinable
     func store(_ element: Element, at index: Int) -> [Element]? {
-        let lock = _getUnsafePointerToStoredProperties(self).assumingMemoryBound(to: rk_word.self)
-        rk_lock(lock)
-        defer { rk_unlock(lock) }
-        guard slots[index] == nil else { return nil }
-        slots[index] = element
-        missing -= 1
-        return missing == 0 ? slots.map { $0! } : nil
+        let word = _getUnsafePointerToStoredProperties(self).assumingMemoryBound(to: rk_word.self)
+        return StateWordLock.withLock(word) {
+            guard slots[index] == nil else { return nil }
+            slots[index] = element
+            missing -= 1
+            return missing == 0 ? slots.map { $0! } : nil
+        }
     }
 }
 /// The failure of ``Response/any(_:on:file:line:)`` when every response failed.

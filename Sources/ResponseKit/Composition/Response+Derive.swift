@@ -37,15 +37,15 @@ extension Response {
         let derived: Response<T> = makeDerived(file: file, line: line)
         if case .immediate = context.kind {
             // Decided here, once: the common observer captures neither the executor nor a test.
-            register(
-                claiming: .observer { result, completion in
+            addDerivedObserver(
+                .observer { result, completion in
                     guard !derived.isDone else { return }
                     step(result, derived, &completion)
                 }
             )
         } else {
-            register(
-                claiming: .observer { result, _ in
+            addDerivedObserver(
+                .observer { result, _ in
                     guard !derived.isDone else { return }
                     context.run {
                         guard !derived.isDone else { return }
@@ -73,7 +73,7 @@ extension Response {
     @usableFromInline
     func forward(to derived: Response<Value>, context: inout CompletionContext) {
         if self === derived {
-            derived.complete(with: .failure(ResponseError.returnedSelf), chainedIn: &context)
+            derived.finishNested(with: .failure(ResponseError.returnedSelf), in: &context)
             ResponseDiagnostics.report(
                 .returnedSelf,
                 "\(Self.self) created at \(file):\(line) was given itself to wait for (a flatMap or "
@@ -86,8 +86,8 @@ extension Response {
             return
         }
         link(derived)
-        register(
-            .observer { result, completion in derived.complete(with: result, asLastActOf: &completion) },
+        addObserverDuringCompletion(
+            .observer { result, completion in derived.finishAsLastAct(with: result, of: &completion) },
             context: &context)
     }
 }

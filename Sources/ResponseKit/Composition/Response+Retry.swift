@@ -119,7 +119,7 @@ private final class Retrier<Value: Sendable>: Sendable {
         guard !resolver.response.isDone else { return }
         let response = makeAttempt()
         response.link(resolver.response)  // cancelling the retry cancels this attempt
-        response.register(internal: .observer { result, _ in self.finished(attempt: attempt, with: result) })
+        response.addInternalObserver(.observer { result, _ in self.finished(attempt: attempt, with: result) })
     }
 
     private func finished(attempt: Int, with result: Result<Value, any Error>) {

@@ -46,7 +46,7 @@ extension Response {
             index, settled in
             .observer { result, completion in
                 if let results = outcomes.store(result, at: index) {
-                    settled.complete(with: .success(results), chainedIn: &completion)
+                    settled.finishNested(with: .success(results), in: &completion)
                 }
             }
         }

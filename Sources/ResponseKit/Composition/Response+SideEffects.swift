@@ -30,7 +30,7 @@ extension Response {
     ) -> Response<Value> {
         derive(on: context, file: file, line: line) { result, derived, completion in
             if case .success(let value) = result { body(value) }
-            derived.complete(with: result, asLastActOf: &completion)
+            derived.finishAsLastAct(with: result, of: &completion)
         }
     }
 
@@ -96,7 +96,7 @@ extension Response {
         }
         let passedOn: Response<Value> = derive(on: context, file: file, line: line) { result, derived, completion in
             if claimRun() { body(result) }
-            derived.complete(with: result, asLastActOf: &completion)
+            derived.finishAsLastAct(with: result, of: &completion)
         }
         passedOn.addCancellationHandler {
             context.run { if claimRun() { body(.failure(CancellationError())) } }

@@ -33,11 +33,11 @@ extension Response {
         let derived: Response<Value> = makeDerived(file: file, line: line)
         // The claim first: a timer due at once may fire inside `schedule` (a scheduler may run it
         // there), and the derived response it finishes gives up its claim on this one.
-        register(claiming: .observer { result, completion in derived.complete(with: result, asLastActOf: &completion) })
+        addDerivedObserver(.observer { result, completion in derived.finishAsLastAct(with: result, of: &completion) })
         let timer = scheduler.schedule(after: limit) {
-            derived.complete(with: .failure(ResponseError.deadlineExceeded), how: .racing)
+            derived.finish(with: .failure(ResponseError.deadlineExceeded), how: .racing)
         }
-        derived.register(internal: .observer { _, _ in timer.cancel() })
+        derived.addInternalObserver(.observer { _, _ in timer.cancel() })
         return derived
     }
 
@@ -63,14 +63,14 @@ extension Response {
         line: UInt = #line
     ) -> Response<Value> {
         let derived: Response<Value> = makeDerived(file: file, line: line)
-        register(
-            claiming: .observer { result, completion in
+        addDerivedObserver(
+            .observer { result, completion in
                 if case .failure(let error) = result, error is CancellationError {
-                    derived.complete(with: result, asLastActOf: &completion)
+                    derived.finishAsLastAct(with: result, of: &completion)
                     return
                 }
-                let timer = scheduler.schedule(after: interval) { derived.complete(with: result, how: .racing) }
-                derived.register(.observer { _, _ in timer.cancel() }, context: &completion)
+                let timer = scheduler.schedule(after: interval) { derived.finish(with: result, how: .racing) }
+                derived.addObserverDuringCompletion(.observer { _, _ in timer.cancel() }, context: &completion)
             }
         )
         return derived

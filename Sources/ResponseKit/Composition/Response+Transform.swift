@@ -33,8 +33,8 @@ extension Response {
         _ transform: @escaping @Sendable (Value) throws -> NewValue
     ) -> Response<NewValue> {
         derive(on: context, file: file, line: line) { result, derived, completion in
-            derived.complete(
-                with: result.flatMap { value in Result { try transform(value) } }, asLastActOf: &completion)
+            derived.finishAsLastAct(
+                with: result.flatMap { value in Result { try transform(value) } }, of: &completion)
         }
     }
 
@@ -76,10 +76,10 @@ extension Response {
                 do {
                     try transform(value).forward(to: derived, context: &completion)
                 } catch {
-                    derived.complete(with: .failure(error), asLastActOf: &completion)
+                    derived.finishAsLastAct(with: .failure(error), of: &completion)
                 }
             case .failure(let error):
-                derived.complete(with: .failure(error), asLastActOf: &completion)
+                derived.finishAsLastAct(with: .failure(error), of: &completion)
             }
         }
     }
@@ -113,9 +113,9 @@ extension Response {
         derive(on: context, file: file, line: line) { result, derived, completion in
             switch result {
             case .failure(let error) where !(error is CancellationError):
-                derived.complete(with: Result { try transform(error) }, asLastActOf: &completion)
+                derived.finishAsLastAct(with: Result { try transform(error) }, of: &completion)
             default:
-                derived.complete(with: result, asLastActOf: &completion)
+                derived.finishAsLastAct(with: result, of: &completion)
             }
         }
     }
@@ -157,10 +157,10 @@ extension Response {
                 do {
                     try transform(error).forward(to: derived, context: &completion)
                 } catch {
-                    derived.complete(with: .failure(error), asLastActOf: &completion)
+                    derived.finishAsLastAct(with: .failure(error), of: &completion)
                 }
             default:
-                derived.complete(with: result, asLastActOf: &completion)
+                derived.finishAsLastAct(with: result, of: &completion)
             }
         }
     }
@@ -195,9 +195,9 @@ extension Response {
         derive(on: context, file: file, line: line) { result, derived, completion in
             switch result {
             case .failure(let error) where !(error is CancellationError):
-                derived.complete(with: .failure(transform(error)), asLastActOf: &completion)
+                derived.finishAsLastAct(with: .failure(transform(error)), of: &completion)
             default:
-                derived.complete(with: result, asLastActOf: &completion)
+                derived.finishAsLastAct(with: result, of: &completion)
             }
         }
     }

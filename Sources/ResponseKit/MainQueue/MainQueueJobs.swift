@@ -39,9 +39,9 @@ enum MainQueueJobs {
         /// each time: measured, a third of a W7 request when paid per job).
         ///
         /// Consuming, like every step of a job's way from ``enqueue(_:)`` to here: a job is moved,
-        /// never copied. A `.call`'s copy goes through its generic value witnesses (measured with
-        /// callgrind in W7/64: about 130 instructions a copy and 60 a destroy, and a job was copied
-        /// three times and destroyed four, most of it on the main queue).
+        /// never copied. A `.call`'s copy goes through its generic value witnesses, and a job was
+        /// copied three times and destroyed four, most of it on the main queue
+        /// (Benchmarks/README.md, "What the engine's shape saves").
         @MainActor
         consuming func run() {
             switch consume self {

@@ -14,7 +14,7 @@ extension Response {
                     })
                 if countingFailuresAsDone {
                     // A failed input reports no final 1 of its own: its end is the 1.
-                    input.register(internal: .observer { _, _ in self.reportProgress(mean.update(index, to: 1)) })
+                    input.addInternalObserver(.observer { _, _ in self.reportProgress(mean.update(index, to: 1)) })
                 }
             }
         }

@@ -50,24 +50,24 @@ import Dispatch
 ///
 /// See <doc:Threading> for where transformations run and what a blocking read does on the main
 /// thread.
-// Safety of `@unchecked Sendable`: the mutable stored properties are `stateWord` and `machine`.
-// `stateWord` is accessed only through C11 atomic operations (CResponseKit.h), by address.
-// `machine` is read and written only by `withLock` (ResponseStorage.swift), which holds the lock
-// for the whole access, except for the reads of `deliveredResult` and `currentResult` (and the
-// deinit's, when no other reference exists), which happen only after an acquire load saw the
-// `delivered` flag. That flag is set with release ordering after the machine's last write, and
-// no write follows it: it is set either when unlocking after the machine became `.done`
-// (`complete` with no callbacks, or `finishDelivery`), and no transition writes a `.done`
-// machine; or, by the completing thread, with a compare-and-swap that succeeds only while the
-// lock is free and no callback was queued behind the delivery, and a `delivering` machine whose
-// flag is set is not written again (`register` then delivers at once; the other transitions
-// write only `pending` machines). So such a read cannot overlap a write. Besides the
-// initialisers, one writer goes without the lock: `beforeSharing` (ResponseStorage.swift), by
-// which composition sets up a response it has just made (`Response(derivedFrom:)`, `combining`)
-// before returning it or handing it to anyone, so no other thread can reach it yet; a tracked
-// response, which `ResponseTracking` holds from its creation, is set up under the lock. The
-// other stored properties are `let`: two integers, and a pointer to immutable static text. The
-// thread sanitizer, which sees these atomics, checks this in CI.
+// Safety of `@unchecked Sendable`. The mutable stored properties are `stateWord` and
+// `lockedMachine`; the others are `let` (two integers, a pointer to immutable static text).
+// - `stateWord` is accessed only through C11 atomic operations (CResponseKit.h), by address.
+// - `lockedMachine` is named only here (the initialisers, which run before anyone else has the
+//   response; the deinit, which runs after everyone let go) and in ResponseStorage.swift, which
+//   touches it in three places only (`.ci/check-machine-access` fails CI on any other):
+//   1. `withLock` and `apply`, which hold the lock (`StateWordLock`) for the whole access;
+//   2. `beforeSharing`, for a response its maker has just made and not yet handed to anyone
+//      (a tracked response, which `ResponseTracking` holds from its creation, takes the lock);
+//   3. `deliveredResult`, without the lock, only after an acquire load saw `delivered`. That flag
+//      is set, with release ordering, in exactly two ways, each after the machine's last write:
+//      by the unlock that ends a transition into `.done`, and by the completing thread's
+//      `rk_set_if_unlocked_and_clear`, which succeeds only while nobody holds the lock and no
+//      callback joined the delivery, leaving the machine `.delivering`. No transition writes a
+//      `.done` machine or a `.delivering` one whose flags say `delivered`: every transition is
+//      given the flags under the lock and returns without writing in those cases
+//      (ResponseStateMachine.swift). So that read never overlaps a write.
+// The thread sanitizer, which sees these atomics and the lock, checks this in CI.
 public final class Response<Value: Sendable>: @unchecked Sendable {
     /// The producer's handle on a pending response. The same type as ``ResponseKit/Resolver``.
     public typealias Resolver = ResponseKit.Resolver<Value>
@@ -75,7 +75,7 @@ public final class Response<Value: Sendable>: @unchecked Sendable {
     // The stored properties' order is the layout `ResponseLayout` describes: change them together.
 
     /// The response's life; only under the lock (see `withLock`).
-    @usableFromInline @exclusivity(unchecked) var machine: ResponseStateMachine<Value>
+    @usableFromInline @exclusivity(unchecked) var lockedMachine: ResponseStateMachine<Value>
     /// The executor's kind (`ResponseLayout.ExecutorKind`) in the low 2 bits, the creation line's
     /// bits 16 to 21 above.
     @usableFromInline let executorKindAndLineHigh: UInt8
@@ -133,7 +133,7 @@ public final class Response<Value: Sendable>: @unchecked Sendable {
         file: StaticString,
         line: UInt
     ) {
-        machine = ResponseStateMachine(state: state, link: link)
+        lockedMachine = ResponseStateMachine(state: state, link: link)
         let recordedLine = line <= ResponseLayout.maximumLine ? line : 0
         executorKindAndLineHigh = kind | UInt8(truncatingIfNeeded: recordedLine >> 16) << 2
         creationLineLow = UInt16(truncatingIfNeeded: recordedLine)
@@ -154,7 +154,7 @@ public final class Response<Value: Sendable>: @unchecked Sendable {
     @usableFromInline
     func isLaidOutAsAssumed() -> Bool {
         let start = _getUnsafePointerToStoredProperties(self)
-        let machineAddress = withUnsafeMutablePointer(to: &machine) { UnsafeMutableRawPointer($0) }
+        let machineAddress = withUnsafeMutablePointer(to: &lockedMachine) { UnsafeMutableRawPointer($0) }
         let wordAddress = withUnsafeMutablePointer(to: &stateWord) { UnsafeMutableRawPointer($0) }
         return machineAddress == start && wordAddress == UnsafeMutableRawPointer(word)
     }
@@ -201,7 +201,7 @@ public final class Response<Value: Sendable>: @unchecked Sendable {
         // The success value is the one thing in the machine the compiler does not destroy (see
         // ResponseOutcome): destroyed here, through `Value`'s metadata, which needs no lookup.
         if flags & (ResponseFlags.done | ResponseFlags.failed) == ResponseFlags.done {
-            machine.successValue?.destroy(as: Value.self)
+            lockedMachine.successValue?.destroy(as: Value.self)
         }
         let quiet = ResponseFlags.failureObserved | ResponseFlags.cancelled | ResponseFlags.abandoned
         if flags & (ResponseFlags.failed | quiet) == ResponseFlags.failed { reportUnobservedFailure() }
@@ -213,10 +213,10 @@ public final class Response<Value: Sendable>: @unchecked Sendable {
 
     /// The deinit's rare path, out of line: types used in a function body have their metadata
     /// looked up on entry, and in the unspecialised deinit each lookup is a generic-metadata
-    /// cache search (measured: two of them, about 660 instructions, on every response's release).
+    /// cache search, on every response's release (Benchmarks/README.md, "What the engine's shape saves").
     @inline(never)
     func reportUnobservedFailure() {
-        if case .failure(let error)? = machine.result { reportUnobserved(error) }
+        if case .failure(let error)? = lockedMachine.result { reportUnobserved(error) }
     }
 
     /// The file that created the response, as `#fileID` gave it.
@@ -238,7 +238,7 @@ public final class Response<Value: Sendable>: @unchecked Sendable {
         switch executorKindAndLineHigh & ResponseLayout.ExecutorKind.mask {
         case ResponseLayout.ExecutorKind.main: .main
         case ResponseLayout.ExecutorKind.immediate: .immediate
-        default: withLock { machine, _ in machine.elsewhereExecutor }
+        default: withLock { machine in machine.elsewhereExecutor }
         }
     }
 
@@ -334,7 +334,7 @@ public final class Response<Value: Sendable>: @unchecked Sendable {
         // wins the race keeps its result.
         ResponseExecutor.queue(queue).run { [self] in
             guard !isCancelled else { return }
-            complete(with: Result(catching: body), how: .racing)
+            finish(with: Result(catching: body), how: .racing)
         }
     }
 
@@ -428,7 +428,7 @@ public final class Response<Value: Sendable>: @unchecked Sendable {
     /// - Returns: `true` when this call cancelled the response, `false` when it was already done.
     @discardableResult
     public func cancel() -> Bool {
-        complete(with: .failure(CancellationError()), how: .cancelling)
+        finish(with: .failure(CancellationError()), how: .cancelling)
     }
 }
 

@@ -3,8 +3,8 @@
 ///
 /// Why not `Result<Value, any Error>`: a generic class's deinit runs unspecialised, and destroying
 /// a stored property whose type depends on `Value` (`Result<Value, any Error>`, `Value?`) makes the
-/// runtime search its generic-metadata cache on every response's release (measured with
-/// callgrind: about 280 instructions, a seventh of W1 and more than a quarter of W2). Nothing in
+/// runtime search its generic-metadata cache on every response's release
+/// (Benchmarks/README.md, "What the engine's shape saves"). Nothing in
 /// this type depends on `Value`, so the machine holding it is destroyed without that search; the
 /// response's deinit destroys the success value itself, from the metadata of `Value` that its own
 /// class metadata carries (see `Response.deinit`).

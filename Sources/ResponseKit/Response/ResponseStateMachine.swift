@@ -1,10 +1,11 @@
 /// A response's life as a state machine: pending with its callbacks, then delivering its result to
-/// them, then done.
+/// them, then delivered.
 ///
-/// Every transition is a `mutating` method that returns what the caller must do next (an
-/// *action*); the caller runs it after releasing the lock, so no user code and no other response
-/// ever runs under a response's lock. Only ``ResponseStorage`` calls these methods, with the lock
-/// held (see `Response.withLock`).
+/// Every transition is a `mutating` method that returns a ``Transition``: what the storage must do
+/// next (an *action*) and every flag of the state word the transition sets, which the storage sets
+/// in the same atomic operation that releases the lock. The storage (ResponseStorage.swift) calls
+/// them with the lock held and the flags it read under it, and runs the action after releasing
+/// the lock, so no user code and no other response ever runs under a response's lock.
 @usableFromInline
 struct ResponseStateMachine<Value: Sendable> {
     @usableFromInline
@@ -13,14 +14,20 @@ struct ResponseStateMachine<Value: Sendable> {
         case pending(CallbackList<Value>)
         /// Has its result, and the completing thread is running the callbacks registered before.
         /// A callback registered now joins ``ResponseExtras/late`` and that thread runs it after
-        /// the earlier ones, so registration order holds even in that window. When no callback
-        /// joined, the completing thread ends the delivery with the `delivered` flag alone, without
-        /// the lock, and this state is then as final as `done` (the transitions are told so).
+        /// the earlier ones, so registration order holds even in that window.
+        ///
+        /// With the `delivered` flag set, this is the **delivered** phase, as final as `done`:
+        /// a delivery that nobody joined ends without the lock (``deliveryEndWithoutLock``), so
+        /// the enum keeps this case. Every transition is given the flags and names that phase
+        /// itself (`where` clauses below).
         case delivering(ResponseOutcome)
-        /// Has its result and has handed it to every callback: final. Once the `delivered` flag
-        /// says so, readers take the result without the lock (see `Response.deliveredResult`).
+        /// Has its result and has handed it to every callback: final, never written again. The
+        /// `delivered` flag is set with it.
         case done(ResponseOutcome)
     }
+
+    /// What a transition decided (the action and the flags it sets).
+    @usableFromInline typealias Transition<Action> = ResponseTransition<Action>
 
     // The order of these two is part of the response's layout: the link word first, then the
     // state, whose tag byte ends the machine at 25 bytes, so that the response's small fields fill
@@ -104,22 +111,29 @@ struct ResponseStateMachine<Value: Sendable> {
     /// is done, for the caller to deliver. (Moved through an optional rather than passed and
     /// handed back: the action stays small, and nothing is retained twice.)
     ///
-    /// - Parameter deliveryFinished: whether the `delivered` flag is set, which a delivery that
-    ///   nobody joined sets without leaving `delivering` (see ``State/delivering(_:)``).
+    /// - Parameters:
+    ///   - marking: the flags the registration sets (`observed` for a user's callback,
+    ///     `failureObserved` for one that observes a failure); a callback queued behind a
+    ///     delivery also sets `lateCallbacks`, which stops that delivery from ending without the
+    ///     lock, so that it finds the callback.
+    ///   - flags: the state word's flags, read under the lock.
     @inlinable @inline(__always)
-    mutating func register(_ callback: inout ResponseCallback<Value>?, deliveryFinished: Bool) -> RegisterAction {
+    mutating func register(
+        _ callback: inout ResponseCallback<Value>?,
+        marking: UInt32,
+        flags: UInt32
+    ) -> Transition<RegisterAction> {
         switch state {
         case .pending(var callbacks):
             state = .pending(.empty)  // drop our reference so the append does not copy
             callbacks.append(callback.take().unsafelyUnwrapped)
             state = .pending(callbacks)
-            return .stored
-        case .delivering(let outcome):
-            if deliveryFinished { return .deliverNow(outcome.result(as: Value.self)) }
+            return Transition(.stored, flags: marking)
+        case .delivering where flags & ResponseFlags.delivered == 0:
             makeLateCallbacks().list.append(callback.take().unsafelyUnwrapped)
-            return .queuedBehindDelivery
-        case .done(let outcome):
-            return .deliverNow(outcome.result(as: Value.self))
+            return Transition(.queuedBehindDelivery, flags: marking | ResponseFlags.lateCallbacks)
+        case .delivering(let outcome), .done(let outcome):  // delivered
+            return Transition(.deliverNow(outcome.result(as: Value.self)), flags: marking)
         }
     }
 
@@ -154,31 +168,43 @@ struct ResponseStateMachine<Value: Sendable> {
     ///   - outcome: the result, owned by the caller until this returns `deliver`; then the machine
     ///     owns it. On `alreadyCompleted` the caller still owns it and must destroy it.
     ///   - succeeded: whether `outcome` is a success.
+    ///   - cause: `cancelled` for ``Response/cancel()``, `abandoned` for a released resolver, or 0.
     ///   - links: set, when the result won, to what the completion must finish outside the lock
     ///     (handed out apart from the action, so that it moves rather than being copied out of it).
+    /// - Returns: `done`, `failed`, the cause, and `delivered` when no callback waits (the machine
+    ///   is then final at once, so that the completion takes the lock only once) or
+    ///   `failureObserved` when a waiting callback observes the failure.
     @inlinable @inline(__always)
     mutating func complete(
         with outcome: ResponseOutcome,
         succeeded: Bool,
+        cause: UInt32,
         links: inout ResponseFinishedLinks
-    ) -> CompleteAction {
+    ) -> Transition<CompleteAction> {
         // A machine with a result is never written again (lock-free readers rely on it).
         switch state {
         case .pending: break
-        case .delivering(let first), .done(let first): return .alreadyCompleted(first: first.result(as: Value.self))
+        case .delivering(let first), .done(let first):
+            return Transition(.alreadyCompleted(first: first.result(as: Value.self)))
         }
+        var flags = ResponseFlags.done | cause
+        if !succeeded { flags |= ResponseFlags.failed }
         // Swapped out rather than switched over, so the callbacks move instead of being copied.
         var previous = State.delivering(outcome)
         swap(&state, &previous)
         switch consume previous {
         case .pending(let callbacks):
-            // Nothing to deliver: final at once, so that the completion takes the lock only once.
-            if callbacks.isEmpty { state = .done(outcome) }
+            if callbacks.isEmpty {
+                state = .done(outcome)
+                flags |= ResponseFlags.delivered
+            } else if !succeeded, callbacks.observesFailure {  // the flag only matters for a failure
+                flags |= ResponseFlags.failureObserved
+            }
             guard let extras = Self.extras(in: link) else {
-                guard let only = link.take() else { return .deliver(callbacks) }
+                guard let only = link.take() else { return Transition(.deliver(callbacks), flags: flags) }
                 // The upstream, moved out: the machine's reference becomes the caller's.
                 links = .upstream(Unmanaged.passRetained(consume only))
-                return .deliver(callbacks)
+                return Transition(.deliver(callbacks), flags: flags)
             }
             var finished = ResponseLinks(extras: extras)
             if succeeded {
@@ -190,7 +216,7 @@ struct ResponseStateMachine<Value: Sendable> {
             // still reads.
             if !extras.shedLinks() { link = nil }
             links = .links(finished)
-            return .deliver(callbacks)
+            return Transition(.deliver(callbacks), flags: flags)
         case .delivering, .done:
             preconditionFailure("ResponseKit: a response with a result was completed again")
         }
@@ -204,19 +230,38 @@ struct ResponseStateMachine<Value: Sendable> {
         case finished
     }
 
-    /// Called by the completing thread after it delivered a batch.
+    /// The end of a delivery that nobody joined, decided without the lock: the completing thread
+    /// sets `setting` with one compare-and-swap that succeeds only while nobody holds the lock and
+    /// none of `unless` is set (`rk_set_if_unlocked_and_clear`): no callback joined, so there is
+    /// nothing for ``finishDelivery(flags:)`` to do but write `done`. The state stays
+    /// `delivering`, which the flag makes the delivered phase.
+    ///
+    /// Why not always under the lock: taking it once more per completion is the cost of a step
+    /// of a chain that the speed targets cannot afford (Benchmarks/README.md, "What the engine's shape saves").
     @inlinable
-    mutating func finishDelivery() -> DeliveryAction {
+    static var deliveryEndWithoutLock: (unless: UInt32, setting: UInt32) {
+        (ResponseFlags.lateCallbacks, ResponseFlags.delivered)
+    }
+
+    /// Called by the completing thread after it delivered a batch, when the delivery could not
+    /// end without the lock (``deliveryEndWithoutLock``): hands out the callbacks that joined
+    /// meanwhile, or makes the response `done`, setting `delivered`.
+    ///
+    /// - Parameter flags: the state word's flags, read under the lock: `lateCallbacks` says
+    ///   whether any callback ever joined a delivery, so that the common case does not look for
+    ///   the extras.
+    @inlinable @inline(__always)
+    mutating func finishDelivery(flags: UInt32) -> Transition<DeliveryAction> {
         guard case .delivering(let outcome) = state else {
             preconditionFailure("ResponseKit: a delivery finished on a response that was not delivering")
         }
-        if let late = lateCallbacks, !late.list.isEmpty {
+        if flags & ResponseFlags.lateCallbacks != 0, let late = lateCallbacks, !late.list.isEmpty {
             let list = late.list
             late.list = .empty
-            return .deliverLate(list)
+            return Transition(.deliverLate(list), flags: list.observesFailure ? ResponseFlags.failureObserved : 0)
         }
         state = .done(outcome)  // the slot's bits move: the machine still owns the value once
-        return .finished
+        return Transition(.finished, flags: ResponseFlags.delivered)
     }
 
     // MARK: - Links
@@ -259,12 +304,14 @@ struct ResponseStateMachine<Value: Sendable> {
         case discard
     }
 
+    /// - Parameter flags: the state word's flags, read under the lock: `cancelled` tells a
+    ///   cancellation from another ending.
     @inlinable
     mutating func addCancellationHandler(
         _ handler: @escaping @Sendable () -> Void,
-        isCancelled: Bool
+        flags: UInt32
     ) -> CancellationHandlerAction {
-        guard case .pending = state else { return isCancelled ? .runNow : .discard }
+        guard case .pending = state else { return flags & ResponseFlags.cancelled != 0 ? .runNow : .discard }
         makeExtras().cancellationHandlers.append(handler)
         return .stored
     }
@@ -304,139 +351,4 @@ struct ResponseStateMachine<Value: Sendable> {
         }
         return executor
     }
-}
-
-/// The rarely used part of a response's state, allocated on first use, or at creation for a
-/// response whose executor is a queue or the caller's own.
-///
-/// Only reached through ``ResponseStateMachine``, under the response's lock, or after completion
-/// handed it to the completing thread alone (``ResponseLinks``): never shared between threads
-/// without the lock.
-@usableFromInline
-final class ResponseExtras {
-    /// Where callbacks run, when that is not the main queue or inline (which the response's own
-    /// bits say, without an allocation).
-    @usableFromInline let executor: ResponseExecutor?
-    /// The first response this one holds a claim on, once the extras exist.
-    @usableFromInline var upstream: ResponseUpstream?
-    /// The work's handlers for ``Response/cancel()``.
-    @usableFromInline var cancellationHandlers: [@Sendable () -> Void] = []
-    /// Claims beyond the first (a combinator waits on many responses).
-    @usableFromInline var upstreams: [any ClaimHolder] = []
-    /// Callbacks registered while the completing thread delivered: a ``ResponseLateCallbacks``
-    /// of the response's value type (kept apart, so that this class is not generic and telling it
-    /// from an upstream is one comparison).
-    @usableFromInline var late: AnyObject?
-    /// The work's progress, once reported or observed (see `Response+Progress.swift`).
-    @usableFromInline var progress: ProgressChannel?
-
-    @inlinable
-    init(executor: ResponseExecutor?) {
-        self.executor = executor
-    }
-
-    /// Empties what a finished response no longer needs; `true` when something remains that
-    /// outlives the result (the executor, the progress), so that the response keeps the extras.
-    @inlinable
-    func shedLinks() -> Bool {
-        upstream = nil
-        cancellationHandlers = []
-        upstreams = []
-        return executor != nil || progress != nil
-    }
-}
-
-/// Callbacks registered while a response's completing thread delivered, which that thread runs
-/// after the earlier ones (see ``ResponseStateMachine/State/delivering(_:)``).
-@usableFromInline
-final class ResponseLateCallbacks<Value: Sendable> {
-    @usableFromInline var list: CallbackList<Value> = .empty
-
-    @inlinable
-    init() {}
-}
-
-/// What a completion hands out of the lock to finish outside it, consumed on every path (an
-/// optional left `nil` still cost an outlined destroy per completion).
-@usableFromInline
-enum ResponseFinishedLinks {
-    /// Nothing was linked.
-    case none
-    /// The one response this one held a claim on (a step of a chain), as the machine's reference,
-    /// now the caller's to release. Unmanaged so that no copy of it costs a retain and a release
-    /// on the way (measured: one of each per step).
-    case upstream(Unmanaged<AnyObject>)
-    /// The extras' links.
-    case links(ResponseLinks)
-}
-
-/// What a completed response with extras must finish outside its lock: run its cancellation
-/// handlers (when it was cancelled) and release its claims. (A step of a chain, whose only link is
-/// its upstream, hands that out alone: ``ResponseFinishedLinks/upstream(_:)``.)
-///
-/// Small on purpose: copying arrays (even empty ones) costs a retain and a release each, so the
-/// rarely used parts travel as one optional.
-@usableFromInline
-struct ResponseLinks {
-    /// The cancellation handlers and the claims beyond the first, when there are any.
-    @usableFromInline
-    struct Rare {
-        @usableFromInline let cancellationHandlers: [@Sendable () -> Void]
-        @usableFromInline let upstreams: [any ClaimHolder]
-
-        @inlinable
-        init(cancellationHandlers: [@Sendable () -> Void], upstreams: [any ClaimHolder]) {
-            self.cancellationHandlers = cancellationHandlers
-            self.upstreams = upstreams
-        }
-    }
-
-    @usableFromInline let upstream: ResponseUpstream?
-    @usableFromInline let rare: Rare?
-    /// The progress channel whose final delivery (1 on success) the completion must schedule.
-    @usableFromInline var finalProgress: ProgressChannel?
-
-    /// Takes what `extras` link to (the caller sheds them afterwards).
-    @inlinable
-    init(extras: ResponseExtras) {
-        upstream = extras.upstream
-        if !extras.cancellationHandlers.isEmpty || !extras.upstreams.isEmpty {
-            rare = Rare(cancellationHandlers: extras.cancellationHandlers, upstreams: extras.upstreams)
-        } else {
-            rare = nil
-        }
-    }
-
-    /// Tells the work it was cancelled (when it was), then releases every claim. A release that
-    /// cancels an upstream does so inside `context`, so a long chain cancelled from its end
-    /// stays flat.
-    ///
-    /// - Returns: the progress channel whose final delivery the completion must schedule.
-    @inlinable
-    consuming func finish(cancelling: Bool, context: inout CompletionContext) -> ProgressChannel? {
-        if let rare {
-            if cancelling {
-                for handler in rare.cancellationHandlers { handler() }
-            }
-            upstream?.releaseClaim(context: &context)
-            for upstream in rare.upstreams { upstream.releaseClaim(context: &context) }
-        } else {
-            upstream?.releaseClaim(context: &context)
-        }
-        return finalProgress
-    }
-}
-
-/// Something a derived response holds a claim on: a ``Response`` of any value type.
-@usableFromInline
-protocol ClaimHolder: AnyObject, Sendable {
-    /// Records that one more derived response, task or blocking read waits for this response.
-    func addClaim()
-    /// Gives up one claim; cancels the response when it was the last one, no callback waits for it
-    /// and the response is pending.
-    func releaseClaim()
-    /// ``releaseClaim()`` inside a completion under way, which a resulting cancellation joins.
-    func releaseClaim(context: inout CompletionContext)
-    /// Cancels the response after its last claim went away (it was pending then).
-    func cancelAfterLastClaim(context: inout CompletionContext)
 }

@@ -1,0 +1,120 @@
+/// The rarely used part of a response's state, allocated on first use, or at creation for a
+/// response whose executor is a queue or the caller's own.
+///
+/// Only reached through ``ResponseStateMachine``, under the response's lock, or after completion
+/// handed it to the completing thread alone (``ResponseLinks``): never shared between threads
+/// without the lock.
+@usableFromInline
+final class ResponseExtras {
+    /// Where callbacks run, when that is not the main queue or inline (which the response's own
+    /// bits say, without an allocation).
+    @usableFromInline let executor: ResponseExecutor?
+    /// The first response this one holds a claim on, once the extras exist.
+    @usableFromInline var upstream: ResponseUpstream?
+    /// The work's handlers for ``Response/cancel()``.
+    @usableFromInline var cancellationHandlers: [@Sendable () -> Void] = []
+    /// Claims beyond the first (a combinator waits on many responses).
+    @usableFromInline var upstreams: [any ClaimHolder] = []
+    /// Callbacks registered while the completing thread delivered: a ``ResponseLateCallbacks``
+    /// of the response's value type (kept apart, so that this class is not generic and telling it
+    /// from an upstream is one comparison).
+    @usableFromInline var late: AnyObject?
+    /// The work's progress, once reported or observed (see `Response+Progress.swift`).
+    @usableFromInline var progress: ProgressChannel?
+
+    @inlinable
+    init(executor: ResponseExecutor?) {
+        self.executor = executor
+    }
+
+    /// Empties what a finished response no longer needs; `true` when something remains that
+    /// outlives the result (the executor, the progress), so that the response keeps the extras.
+    @inlinable
+    func shedLinks() -> Bool {
+        upstream = nil
+        cancellationHandlers = []
+        upstreams = []
+        return executor != nil || progress != nil
+    }
+}
+
+/// Callbacks registered while a response's completing thread delivered, which that thread runs
+/// after the earlier ones (see ``ResponseStateMachine/State/delivering(_:)``).
+@usableFromInline
+final class ResponseLateCallbacks<Value: Sendable> {
+    @usableFromInline var list: CallbackList<Value> = .empty
+
+    @inlinable
+    init() {}
+}
+
+/// What a completion hands out of the lock to finish outside it, consumed on every path (an
+/// optional left `nil` still cost an outlined destroy per completion).
+@usableFromInline
+enum ResponseFinishedLinks {
+    /// Nothing was linked.
+    case none
+    /// The one response this one held a claim on (a step of a chain), as the machine's reference,
+    /// now the caller's to release. Unmanaged so that no copy of it costs a retain and a release
+    /// on the way (Benchmarks/README.md, "What the engine's shape saves").
+    case upstream(Unmanaged<AnyObject>)
+    /// The extras' links.
+    case links(ResponseLinks)
+}
+
+/// What a completed response with extras must finish outside its lock: run its cancellation
+/// handlers (when it was cancelled) and release its claims. (A step of a chain, whose only link is
+/// its upstream, hands that out alone: ``ResponseFinishedLinks/upstream(_:)``.)
+///
+/// Small on purpose: copying arrays (even empty ones) costs a retain and a release each, so the
+/// rarely used parts travel as one optional.
+@usableFromInline
+struct ResponseLinks {
+    /// The cancellation handlers and the claims beyond the first, when there are any.
+    @usableFromInline
+    struct Rare {
+        @usableFromInline let cancellationHandlers: [@Sendable () -> Void]
+        @usableFromInline let upstreams: [any ClaimHolder]
+
+        @inlinable
+        init(cancellationHandlers: [@Sendable () -> Void], upstreams: [any ClaimHolder]) {
+            self.cancellationHandlers = cancellationHandlers
+            self.upstreams = upstreams
+        }
+    }
+
+    @usableFromInline let upstream: ResponseUpstream?
+    @usableFromInline let rare: Rare?
+    /// The progress channel whose final delivery (1 on success) the completion must schedule.
+    @usableFromInline var finalProgress: ProgressChannel?
+
+    /// Takes what `extras` link to (the caller sheds them afterwards).
+    @inlinable
+    init(extras: ResponseExtras) {
+        upstream = extras.upstream
+        if !extras.cancellationHandlers.isEmpty || !extras.upstreams.isEmpty {
+            rare = Rare(cancellationHandlers: extras.cancellationHandlers, upstreams: extras.upstreams)
+        } else {
+            rare = nil
+        }
+    }
+
+    /// Tells the work it was cancelled (when it was), then releases every claim. A release that
+    /// cancels an upstream does so inside `context`, so a long chain cancelled from its end
+    /// stays flat.
+    ///
+    /// - Returns: the progress channel whose final delivery the completion must schedule.
+    @inlinable
+    consuming func finish(cancelling: Bool, context: inout CompletionContext) -> ProgressChannel? {
+        if let rare {
+            if cancelling {
+                for handler in rare.cancellationHandlers { handler() }
+            }
+            upstream?.releaseClaim(context: &context)
+            for upstream in rare.upstreams { upstream.releaseClaim(context: &context) }
+        } else {
+            upstream?.releaseClaim(context: &context)
+        }
+        return finalProgress
+    }
+}
