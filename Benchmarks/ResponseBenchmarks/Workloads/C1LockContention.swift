@@ -3,7 +3,9 @@ import ResponseKit
 import Synchronization
 
 /// C1: many threads registering callbacks on one pending response at once, more threads than
-/// cores: what a response's lock does when it is contended.
+/// cores: what a response's lock does when it is contended. Every thread registers once on each
+/// of `operationsPerThread` responses, in the same order, so that they all contend for the same
+/// response at a time, and each callback list stays as short as an app's (one entry per thread).
 ///
 /// Not a ratio against a floor like W1–W7, and not part of the default run (`--contention`): the
 /// figure that matters is the **processor time** per registration beside the wall time, because a
@@ -59,31 +61,34 @@ enum C1LockContention {
     }
 
     static func responseKit(threads: Int, operationsPerThread: Int) -> Round {
-        let (response, resolver) = makeResponse()
-        let round = contend(threads: threads, operationsPerThread: operationsPerThread) {
-            response.onCompletion { delivered.add($0, ordering: .relaxed) }
+        let pairs = (0..<operationsPerThread).map { _ in makeResponse() }
+        let responses = pairs.map(\.0)
+        let round = contend(threads: threads, operationsPerThread: operationsPerThread) { index in
+            responses[index].onCompletion { delivered.add($0, ordering: .relaxed) }
         }
-        resolver.succeed(1)
+        for (_, resolver) in pairs { resolver.succeed(1) }
         expectDelivered(threads * operationsPerThread, in: "ResponseKit")
         return round
     }
 
     static func mutexFloor(threads: Int, operationsPerThread: Int) -> Round {
-        let callbacks = Mutex<[@Sendable (Int) -> Void]>([])
-        let round = contend(threads: threads, operationsPerThread: operationsPerThread) {
-            callbacks.withLock { $0.append { delivered.add($0, ordering: .relaxed) } }
+        let lists = (0..<operationsPerThread).map { _ in MutexCallbacks() }
+        let round = contend(threads: threads, operationsPerThread: operationsPerThread) { index in
+            lists[index].callbacks.withLock { $0.append { delivered.add($0, ordering: .relaxed) } }
         }
-        for callback in callbacks.withLock({ $0 }) { callback(1) }
+        for list in lists {
+            for callback in list.callbacks.withLock({ $0 }) { callback(1) }
+        }
         expectDelivered(threads * operationsPerThread, in: "Mutex")
         return round
     }
 
     static func pthreadFloor(threads: Int, operationsPerThread: Int) -> Round {
-        let callbacks = PthreadLockedCallbacks()
-        let round = contend(threads: threads, operationsPerThread: operationsPerThread) {
-            callbacks.append { delivered.add($0, ordering: .relaxed) }
+        let lists = (0..<operationsPerThread).map { _ in PthreadLockedCallbacks() }
+        let round = contend(threads: threads, operationsPerThread: operationsPerThread) { index in
+            lists[index].append { delivered.add($0, ordering: .relaxed) }
         }
-        callbacks.callAll(with: 1)
+        for callbacks in lists { callbacks.callAll(with: 1) }
         expectDelivered(threads * operationsPerThread, in: "pthread")
         return round
     }
@@ -91,7 +96,8 @@ enum C1LockContention {
     /// Starts `threads` threads, lets them all run `operation` `operationsPerThread` times at once,
     /// and measures from the start signal to the last thread's end: wall time, and the process's
     /// processor time (every thread's).
-    static func contend(threads: Int, operationsPerThread: Int, _ operation: @escaping @Sendable () -> Void) -> Round {
+    static func contend(threads: Int, operationsPerThread: Int, _ operation: @escaping @Sendable (Int) -> Void) -> Round
+    {
         let ready = DispatchSemaphore(value: 0)
         let start = DispatchSemaphore(value: 0)
         let finished = DispatchGroup()
@@ -100,7 +106,7 @@ enum C1LockContention {
             let thread = Thread {
                 ready.signal()
                 start.wait()
-                for _ in 0..<operationsPerThread { operation() }
+                for index in 0..<operationsPerThread { operation(index) }
                 finished.leave()
             }
             thread.start()
@@ -163,4 +169,10 @@ private final class PthreadLockedCallbacks: @unchecked Sendable {
         pthread_mutex_unlock(mutex)
         for callback in all { callback(value) }
     }
+}
+
+/// A callback list behind a `Mutex`, in a class so that an array can hold many.
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, *)
+private final class MutexCallbacks: Sendable {
+    let callbacks = Mutex<[@Sendable (Int) -> Void]>([])
 }
