@@ -75,7 +75,7 @@ public final class ServiceManager {
     ///     default writes one line to standard error.
     public init(
         timeouts: ServiceTimeouts = ServiceTimeouts(),
-        timer: any ServiceTimer = DispatchServiceTimer(),
+        timer: any ServiceTimer = SchedulerServiceTimer(),
         onFailure: @escaping @MainActor (ServiceFailure) -> Void = ServiceManager.writeToStandardError
     ) {
         self.timeouts = timeouts
