@@ -39,21 +39,21 @@ extension ServiceManager {
         line: UInt = #line
     ) throws -> Response<Void> {
         let site = CallSite(file: file, line: line)
-        switch phase {
-        case .idle:
+        switch state.progress {
+        case .notStarted:
             throw ServiceManagerError.notStarted(file: site.file, line: site.line)
-        case .stopping, .stopped:
+        case .stopCalled:
             throw ServiceManagerError.alreadyStopped(file: site.file, line: site.line)
-        case .starting, .running:
+        case .started:
             break
         }
-        let recipients = entries.filter { $0.status == .running }
+        let recipients = state.entries.filter(\.status.isRunning)
         let (response, resolver) = makeStepResponse(file: file, line: line)
         let broadcast = Broadcast(recipients: recipients.count, resolver: resolver, site: site)
         for (index, entry) in recipients.enumerated() {
             // A service may answer inline, and a service or the failure handler may then call
             // `stop()`, which can stop the services not yet told: they must hear nothing more.
-            guard phase == .starting || phase == .running else {
+            guard state.progress == .started else {
                 broadcast.record(nil, at: index)
                 continue
             }

@@ -40,15 +40,11 @@ extension ServiceManager {
         line: UInt = #line
     ) throws -> Response<Void> {
         let site = CallSite(file: file, line: line)
-        switch phase {
-        case .stopping, .stopped:
+        guard state.progress != .stopCalled else {
             throw ServiceManagerError.alreadyStopped(registering: service.name, at: site)
-        case .idle, .starting, .running:
-            break
         }
         let (response, resolver) = makeStepResponse(file: file, line: line)
-        entries.append(Entry(service: service, registrationSite: site, started: resolver))
-        if phase != .idle { startNext() }
+        if state.register(Entry(service: service, registrationSite: site, started: resolver)) { advance() }
         return response
     }
 
@@ -82,53 +78,29 @@ extension ServiceManager {
     @discardableResult
     public func start(file: StaticString = #fileID, line: UInt = #line) throws -> Response<Void> {
         let site = CallSite(file: file, line: line)
-        switch phase {
-        case .idle:
+        switch state.progress {
+        case .notStarted:
             break
-        case .starting, .running:
+        case .started:
             throw ServiceManagerError.alreadyStarted(file: site.file, line: site.line)
-        case .stopping, .stopped:
+        case .stopCalled:
             throw ServiceManagerError.alreadyStopped(file: site.file, line: site.line)
         }
-        phase = .starting
         let (response, resolver) = makeStepResponse(file: file, line: line)
-        startResolver = resolver
-        startSite = site
-        startNext()
+        state.start(StepCall(resolver: resolver, site: site))
+        advance()
         return response
     }
 
-    /// Starts the next waiting service, unless one is starting; when none is waiting, finishes
-    /// the starting phase, or hands over to stopping. Called again while it runs (a service
-    /// answered at once), it starts the next service once the current call returns.
-    func startNext() {
-        startLoop.run(startOneService)
-    }
-
-    private func startOneService() {
-        guard entryStarting == nil else { return }
-        guard phase != .stopping else {
-            skipWaitingServices()
-            finishStarting()
-            stopNext()
-            return
-        }
-        guard let entry = entries.first(where: { $0.status == .waiting }) else {
-            finishStarting()
-            return
-        }
-        guard !isHoldingWaitingServices else { return }  // `stop()` comes, and skips them
-        entry.status = .starting
-        entryStarting = entry
+    /// Starts `entry`'s service, which the state has marked as starting, and records its answer.
+    func startService(_ entry: Entry) {
         let response = entry.service.start()
         awaitAnswer(response, within: timeouts.start) { [self] result, missedTheLimit in
-            entryStarting = nil
             switch result {
             case .success:
-                entry.status = .running
+                state.entryStarted(entry, failure: nil)
                 entry.started.succeed()
             case .failure(let error):
-                entry.status = .failed
                 let failure = ServiceFailure(
                     serviceName: entry.name,
                     step: .start,
@@ -137,26 +109,12 @@ extension ServiceManager {
                     isSkipped: false,  // it was started, even if its own work was cancelled
                     registrationSite: entry.registrationSite
                 )
-                entry.startFailure = failure
-                if startResolver != nil { startFailures.append(failure) }
+                state.entryStarted(entry, failure: failure)
                 entry.started.fail(failure)
                 report(failure)
             }
-            startNext()
+            advance()
         }
-    }
-
-    /// Finishes the response of ``start(file:line:)``, once.
-    private func finishStarting() {
-        if phase == .starting { phase = .running }
-        guard let resolver = startResolver, let site = startSite else { return }
-        startResolver = nil
-        if startFailures.isEmpty {
-            resolver.succeed()
-        } else {
-            resolver.fail(ServiceManagerError.servicesFailed(startFailures, file: site.file, line: site.line))
-        }
-        startFailures = []
     }
 
     /// Starts no more services: those waiting keep waiting (a start in flight still finishes),
@@ -164,19 +122,19 @@ extension ServiceManager {
     /// `willTerminate` before it stops them: a service that started in between would run only to
     /// be stopped, without hearing `willTerminate`.
     func holdWaitingServices() {
-        isHoldingWaitingServices = true
+        state.holdWaitingServices()
     }
 
-    /// Marks every service still waiting to start as never started, because stopping began.
-    func skipWaitingServices() {
-        for entry in entries where entry.status == .waiting {
-            entry.status = .failed
-            let failure = ServiceFailure.skipped(entry.name, registeredAt: entry.registrationSite)
-            if startResolver != nil { startFailures.append(failure) }
+    /// Fails the registrations of the services that were still waiting to start when stopping
+    /// began (the state has marked them as skipped), then finishes the response of
+    /// ``start(file:line:)`` if it was still pending.
+    func skipWaitingServices(_ skipped: [(Entry, ServiceFailure)], thenFinish startCall: StepCall?) {
+        for (entry, failure) in skipped {
             entry.started.fail(failure)
             // Its registration's response counts its failure as observed (see `makeStepResponse`),
             // so the handler must hear of it: nothing else would say that the service never ran.
             report(failure)
         }
+        startCall?.finish()
     }
 }

@@ -30,38 +30,21 @@ extension ServiceManager {
     ///   timed out. Callbacks run on the main queue.
     @discardableResult
     public func stop(file: StaticString = #fileID, line: UInt = #line) -> Response<Void> {
-        if let stopResponse { return stopResponse }
+        if let response = state.stopResponse { return response }
         let (response, resolver) = makeStepResponse(file: file, line: line)
-        stopResponse = response
-        stopResolver = resolver
-        stopSite = CallSite(file: file, line: line)
-        phase = .stopping
-        // With a start in flight, its answer continues through `startNext()`, which then skips
-        // the waiting services and comes back to `stopNext()`.
-        if entryStarting == nil { startNext() }
+        // With a start in flight, stopping waits for its answer, then skips the waiting services.
+        state.stop(response, StepCall(resolver: resolver, site: CallSite(file: file, line: line)))
+        advance()
         return response
     }
 
-    /// Stops the last running service, unless one is stopping; when none is left, finishes.
-    /// Called again while it runs (a service answered at once), it stops the next service once
-    /// the current call returns.
-    func stopNext() {
-        stopLoop.run(stopOneService)
-    }
-
-    private func stopOneService() {
-        guard phase == .stopping, entryStarting == nil else { return }
-        guard !entries.contains(where: { $0.status == .stopping }) else { return }
-        guard let entry = entries.last(where: { $0.status == .running }) else {
-            finishStopping()
-            return
-        }
-        entry.status = .stopping
+    /// Stops `entry`'s service, which the state has marked as stopping, and records its answer.
+    func stopService(_ entry: Entry) {
         let response = entry.service.stop()
         awaitAnswer(response, within: timeouts.stop) { [self] result, missedTheLimit in
-            entry.status = .stopped
+            var failure: ServiceFailure?
             if case .failure(let error) = result {
-                let failure = ServiceFailure(
+                failure = ServiceFailure(
                     serviceName: entry.name,
                     step: .stop,
                     error: error,
@@ -69,25 +52,10 @@ extension ServiceManager {
                     isSkipped: false,
                     registrationSite: entry.registrationSite
                 )
-                stopFailures.append(failure)
-                report(failure)
             }
-            stopNext()
-        }
-    }
-
-    /// Finishes the response of ``stop(file:line:)``, once.
-    private func finishStopping() {
-        phase = .stopped
-        guard let resolver = stopResolver, let site = stopSite else { return }
-        stopResolver = nil
-        // Reported in stopping order; the error lists them in registration order.
-        let failures = stopFailures.reversed() as [ServiceFailure]
-        stopFailures = []
-        if failures.isEmpty {
-            resolver.succeed()
-        } else {
-            resolver.fail(ServiceManagerError.servicesFailed(failures, file: site.file, line: site.line))
+            state.entryStopped(entry, failure: failure)
+            if let failure { report(failure) }
+            advance()
         }
     }
 }

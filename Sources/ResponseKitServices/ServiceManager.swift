@@ -54,89 +54,16 @@ import ResponseKit
 @MainActor
 @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
 public final class ServiceManager {
-    /// Where the manager is in its life.
-    enum Phase {
-        /// Registering; ``start(file:line:)`` not yet called.
-        case idle
-        /// Starting the services registered so far, one at a time.
-        case starting
-        /// Every service registered so far has answered its start.
-        case running
-        /// ``stop(file:line:)`` was called: finishing a start in flight, then stopping services in
-        /// reverse.
-        case stopping
-        /// Every started service has answered its stop.
-        case stopped
-    }
-
-    /// Where one registered service is in its life.
-    enum Status {
-        /// Registered, waiting for its turn to start.
-        case waiting
-        /// Asked to start; the manager waits for its answer.
-        case starting
-        /// Started; hears about events.
-        case running
-        /// Its start failed or timed out, or it was skipped: never stopped.
-        case failed
-        /// Asked to stop; the manager waits for its answer.
-        case stopping
-        /// Answered its stop, successfully or not.
-        case stopped
-    }
-
-    /// One registered service and what the manager knows of it.
-    @MainActor
-    final class Entry {
-        let service: any Service
-        let name: String
-        /// Where the app registered the service, for the errors that name it.
-        let registrationSite: CallSite
-        var status = Status.waiting
-        /// Why its start failed or timed out; `nil` while it has not, and for a skipped service.
-        var startFailure: ServiceFailure?
-        /// Finishes the response ``register(_:file:line:)`` returned.
-        let started: Resolver<Void>
-
-        init(service: any Service, registrationSite: CallSite, started: Resolver<Void>) {
-            self.service = service
-            self.name = service.name
-            self.registrationSite = registrationSite
-            self.started = started
-        }
-    }
-
     /// How long each service may take to start, handle an event and stop.
     public let timeouts: ServiceTimeouts
-    let timer: any ServiceTimer
-    let failureHandler: @MainActor (ServiceFailure) -> Void
+    private let timer: any ServiceTimer
+    private let failureHandler: @MainActor (ServiceFailure) -> Void
 
-    var phase = Phase.idle
-    /// Every registered service, in registration order.
-    var entries: [Entry] = []
-    /// The service whose start the manager waits for; services start one at a time.
-    var entryStarting: Entry?
-    /// Finishes the response ``start(file:line:)`` returned; `nil` before it and once it is done.
-    var startResolver: Resolver<Void>?
-    /// Where the app called ``start(file:line:)``, for the error of its response.
-    var startSite: CallSite?
-    /// Failures of the services started on behalf of ``start(file:line:)``.
-    var startFailures: [ServiceFailure] = []
-    /// Set by ``holdWaitingServices()``: no more service starts, and ``stop(file:line:)`` skips
-    /// those waiting.
-    var isHoldingWaitingServices = false
-    /// The response ``stop(file:line:)`` returned, returned again by later calls.
-    var stopResponse: Response<Void>?
-    /// Where the app first called ``stop(file:line:)``, for the error of its response.
-    var stopSite: CallSite?
-    /// Finishes ``stopResponse``.
-    var stopResolver: Resolver<Void>?
-    /// Failures of the services stopped so far.
-    var stopFailures: [ServiceFailure] = []
-    /// Runs ``startNext()``'s steps one after another rather than one inside another.
-    let startLoop = FlatLoop()
-    /// Runs ``stopNext()``'s steps one after another rather than one inside another.
-    let stopLoop = FlatLoop()
+    /// What the manager knows of its services and its calls: changed only through its
+    /// transitions, which say what to do next.
+    var state = ServiceManagerState()
+    /// Runs ``advance()``'s steps one after another rather than one inside another.
+    private let loop = FlatLoop()
 
     /// Makes an empty manager.
     ///
@@ -148,7 +75,7 @@ public final class ServiceManager {
     ///     default writes one line to standard error.
     public init(
         timeouts: ServiceTimeouts = ServiceTimeouts(),
-        timer: any ServiceTimer = DispatchServiceTimer(),
+        timer: any ServiceTimer = SchedulerServiceTimer(),
         onFailure: @escaping @MainActor (ServiceFailure) -> Void = ServiceManager.writeToStandardError
     ) {
         self.timeouts = timeouts
@@ -164,7 +91,7 @@ public final class ServiceManager {
     deinit {
         // Only the entries' `let`s (the deinit is not on the main actor): a registration answered
         // already keeps its answer.
-        for entry in entries {
+        for entry in state.entries {
             entry.started.resolveIfPending(
                 with: .failure(ServiceFailure.skipped(entry.name, registeredAt: entry.registrationSite))
             )
@@ -173,14 +100,16 @@ public final class ServiceManager {
 
     /// The names of the registered services, in registration order.
     public var serviceNames: [String] {
-        entries.map(\.name)
+        state.entries.map(\.name)
     }
 
     /// Every service start that failed or timed out so far, in registration order, whenever the
     /// service was registered; not the services skipped because stopping began. For
     /// ``ServiceRunner``'s exit status.
     var failedStarts: [ServiceFailure] {
-        entries.compactMap(\.startFailure)
+        state.entries.compactMap { entry in
+            if case .failed(let failure) = entry.status { failure } else { nil }
+        }
     }
 
     /// The default failure handler: one line on standard error, such as
@@ -189,6 +118,24 @@ public final class ServiceManager {
     /// - Parameter failure: the failure to write.
     public nonisolated static func writeToStandardError(_ failure: ServiceFailure) {
         StandardError.writeLine("ResponseKitServices: \(failure)")
+    }
+
+    /// Does what the state calls for, until the manager waits for an answer or has nothing left
+    /// to do: starts the next waiting service, skips the waiting services once stopping began,
+    /// stops the next running service, finishes the responses of ``start(file:line:)`` and
+    /// ``stop(file:line:)``. Called again while it runs (a service answered at once), it returns
+    /// at once and the running call goes on.
+    func advance() {
+        loop.run {
+            while let action = state.nextAction() {
+                switch action {
+                case .start(let entry): startService(entry)
+                case .skip(let skipped, let startCall): skipWaitingServices(skipped, thenFinish: startCall)
+                case .stop(let entry): stopService(entry)
+                case .finish(let call): call.finish()
+                }
+            }
+        }
     }
 
     /// Reports `failure` to the failure handler.

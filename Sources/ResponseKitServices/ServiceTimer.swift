@@ -1,4 +1,3 @@
-import Dispatch
 import ResponseKit
 
 /// Where a ``ServiceManager`` gets its timeouts from: the one place it meets time.
@@ -7,10 +6,10 @@ import ResponseKit
 /// races it against a service's response and cancels it when the service answers first, so a
 /// timer should stop counting when its response is cancelled (see `Resolver.onCancel(_:)`).
 ///
-/// Apps use ``DispatchServiceTimer`` (the default, also spelled `.dispatch`). Tests inject a timer
-/// whose responses they succeed by hand, so that a hanging service times out exactly when the test
-/// says, and no test sleeps: ``SchedulerServiceTimer`` over a `ManualScheduler` (below), or one of
-/// their own:
+/// The timer ResponseKitServices ships is ``SchedulerServiceTimer``: over a `DispatchScheduler`,
+/// the default, it counts real time; over a `ManualScheduler`, time moves only when a test says,
+/// so that a hanging service times out exactly then, and no test sleeps. Implement the protocol
+/// for a timer of your own, such as one whose timeouts a test runs out by hand:
 ///
 /// ```swift
 /// import ResponseKit
@@ -47,15 +46,15 @@ public protocol ServiceTimer: Sendable {
     func timeout(after duration: Duration) -> Response<Void>
 }
 
-@available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
-extension ServiceTimer where Self == DispatchServiceTimer {
-    /// The real timer: counts on a global Dispatch queue.
-    public static var dispatch: DispatchServiceTimer { DispatchServiceTimer() }
-}
-
-/// A ``ServiceTimer`` on any `ResponseScheduler`: the engine's source of time, so that services
+/// A ``ServiceTimer`` on any `ResponseScheduler`, the engine's source of time, so that services
 /// and composition (`timeout`, `delay`, `retry`) count time the same way, and tests can drive
 /// both with one `ManualScheduler`.
+///
+/// By default it counts real time on a global Dispatch queue (`DispatchScheduler`); that is the
+/// timer of a ``ServiceManager`` given none. Pass `DispatchScheduler(queue:)` for another queue.
+/// Its responses deliver callbacks inline (`ResponseExecutor.immediate`), on the thread where the
+/// scheduler runs its job. Cancelling one cancels the scheduled job: a `DispatchScheduler` drops
+/// it at once, so nothing it holds is kept until the deadline.
 ///
 /// <!-- example: fragment @MainActor -->
 /// ```swift
@@ -70,8 +69,8 @@ public struct SchedulerServiceTimer: ServiceTimer {
 
     /// Makes a timer that counts on `scheduler`.
     ///
-    /// - Parameter scheduler: the source of time.
-    public init(_ scheduler: any ResponseScheduler) {
+    /// - Parameter scheduler: the source of time; real time on a global Dispatch queue by default.
+    public init(_ scheduler: any ResponseScheduler = DispatchScheduler()) {
         self.scheduler = scheduler
     }
 
@@ -84,29 +83,5 @@ public struct SchedulerServiceTimer: ServiceTimer {
         let job = scheduler.schedule(after: duration) { resolver.succeed() }
         resolver.onCancel { job.cancel() }
         return response
-    }
-}
-
-/// A ``ServiceTimer`` that counts real time on a Dispatch queue.
-///
-/// Its responses deliver callbacks inline (`ResponseExecutor.immediate`), on the queue's thread.
-/// Cancelling one drops the scheduled job at once, so nothing it holds is kept until the deadline.
-@available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
-public struct DispatchServiceTimer: ServiceTimer {
-    private let timer: SchedulerServiceTimer
-
-    /// Makes a timer that fires on `queue`.
-    ///
-    /// - Parameter queue: where the timer's job runs. A global queue by default.
-    public init(queue: DispatchQueue = .global()) {
-        timer = SchedulerServiceTimer(DispatchScheduler(queue: queue))
-    }
-
-    /// Makes a response that succeeds once `duration` has passed.
-    ///
-    /// - Parameter duration: how long to wait.
-    /// - Returns: a response that succeeds when the time is up; cancel it to stop the timer.
-    public func timeout(after duration: Duration) -> Response<Void> {
-        timer.timeout(after: duration)
     }
 }

@@ -5,12 +5,13 @@ import Testing
 
 @testable import ResponseKitServices
 
-/// The real timer, with real but tiny durations: the only tests here that let time pass, and
-/// they block on the timer's response rather than sleep.
-struct DispatchServiceTimerTests {
+/// `SchedulerServiceTimer`. By default it counts real time: those tests use real but tiny
+/// durations, the only tests here that let time pass, and block on the timer's response rather
+/// than sleep. Over a `ManualScheduler`, time moves only when the test says.
+struct ServiceTimerTests {
     @Test func succeedsOnceTheDurationHasPassed() throws {
         let started = ContinuousClock.now
-        let timeout = DispatchServiceTimer().timeout(after: .milliseconds(20))
+        let timeout = SchedulerServiceTimer().timeout(after: .milliseconds(20))
 
         try timeout.wait(timeout: .seconds(30))
 
@@ -18,13 +19,13 @@ struct DispatchServiceTimerTests {
     }
 
     @Test func cancellingStopsTheTimer() throws {
-        let timeout = DispatchServiceTimer().timeout(after: .seconds(3600))
+        let timeout = SchedulerServiceTimer().timeout(after: .seconds(3600))
         #expect(timeout.cancel())
         #expect(timeout.error is CancellationError)
     }
 
     @Test func anAbsurdlyLongDuration_neverFires_ratherThanFiringAtOnce() {
-        let timeout = DispatchServiceTimer().timeout(after: .seconds(Int64.max))
+        let timeout = SchedulerServiceTimer().timeout(after: .seconds(Int64.max))
         #expect(throws: ResponseError.timedOut) { try timeout.wait(timeout: .milliseconds(30)) }
         timeout.cancel()
     }
@@ -51,7 +52,7 @@ struct DispatchServiceTimerTests {
         let journal = Journal()
         let manager = ServiceManager(
             timeouts: ServiceTimeouts(stop: .milliseconds(10)),
-            timer: DispatchServiceTimer(),
+            timer: SchedulerServiceTimer(),
             onFailure: { _ in }
         )
         try manager.register(ScriptedService(name: "a", journal: journal))
