@@ -44,6 +44,10 @@ import ResponseKit
 /// - else as an XCTest failure of the test running, and to `ResponseDiagnostics.handler` (which
 ///   outside any test is the only report).
 ///
+/// A queued job that holds the executor itself (a step run `on:` this executor, for a response
+/// that delivers here) keeps it alive until the job runs or is dropped: such an executor is never
+/// released, so only the response checks, which look when the test ends, report its jobs.
+///
 /// A test that means to leave jobs unrun says so with ``discardPendingJobs()``:
 ///
 /// ```swift

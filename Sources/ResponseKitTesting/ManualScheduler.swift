@@ -38,7 +38,9 @@ import ResponseKit
 /// left, as ``ManualExecutor`` reports its queued jobs: a `leftoverWork` problem of the test under
 /// the response checks (reported once, with those still scheduled when the test ends); else an
 /// issue of the Swift Testing test running; else an XCTest failure and a report to
-/// `ResponseDiagnostics.handler`.
+/// `ResponseDiagnostics.handler`. A job that holds the scheduler itself keeps it alive, unreleased
+/// and unreported, until the job runs or is dropped; the response checks still report it when the
+/// test ends.
 ///
 /// Advance past them, or cancel what scheduled them. A test that means to leave timers unfired
 /// says so with ``discardPendingJobs()``:
