@@ -51,6 +51,9 @@ public struct ResponseDiagnostic: Sendable, CustomStringConvertible {
         public static let pendingAtEnd = Kind(description: "pendingAtEnd")
         /// Found by ResponseKitTesting's response checks: a test double the test made (a
         /// `ManualExecutor`, a `ManualScheduler`, a `StubbedCalls`) still has work when it ends.
+        /// Also a `ManualExecutor` or `ManualScheduler` released with jobs that never ran: a
+        /// failure of the test that releases it, and, outside the checks and Swift Testing, a
+        /// report to the handler.
         public static let leftoverWork = Kind(description: "leftoverWork")
     }
 

@@ -71,12 +71,7 @@ public struct ResponseExecutor: Sendable {
     /// in order, so that a blocking read on the main thread can still run them.
     ///
     /// - Parameter job: the work to run, exactly once.
-    public func execute(_ job: @escaping @Sendable () -> Void) {
-        run(job)
-    }
-
-    @usableFromInline
-    func run(_ job: @escaping @Sendable () -> Void) {
+    public func run(_ job: @escaping @Sendable () -> Void) {
         switch kind {
         case .main:
             MainQueueJobs.enqueue(job)

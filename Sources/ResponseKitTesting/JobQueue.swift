@@ -9,14 +9,25 @@ final class JobQueue: Sendable {
         /// Popped slots are `nil` until the queue empties and is reset.
         var jobs: [(@Sendable () -> Void)?] = []
         var head = 0
+        /// How many jobs were ever pushed: the number the next job gets, counting from 0.
+        var pushed = 0
     }
 
     private let storage = LockedBox.make(Storage())
 
     var count: Int { storage.withLock { $0.jobs.count - $0.head } }
 
+    /// How many jobs wait, and the number the next job pushed will get: the jobs waiting are the
+    /// last `count` numbered below it.
+    var countAndNextNumber: (count: Int, next: Int) {
+        storage.withLock { ($0.jobs.count - $0.head, $0.pushed) }
+    }
+
     func push(_ job: @escaping @Sendable () -> Void) {
-        storage.withLock { $0.jobs.append(job) }
+        storage.withLock { storage in
+            storage.jobs.append(job)
+            storage.pushed += 1
+        }
     }
 
     func pop() -> (@Sendable () -> Void)? {

@@ -27,6 +27,38 @@ import ResponseKit
 ///     #expect(!resolver.succeed(Profile(name: "Ada")))   // too late: the work was cancelled
 /// }
 /// ```
+///
+/// The scheduler is safe to schedule on, and to cancel on, from any thread.
+///
+/// ## Jobs left behind
+///
+/// A timer that never fired is a path the test never checked, so a test cannot pass with one,
+/// as SwiftNIO's `EmbeddedEventLoop` traps when freed with tasks pending. Jobs still scheduled
+/// when the scheduler is released are reported, naming the line that made it and how many are
+/// left, as ``ManualExecutor`` reports its queued jobs: a `leftoverWork` problem of the test under
+/// the response checks (reported once, with those still scheduled when the test ends); else an
+/// issue of the Swift Testing test running; else an XCTest failure and a report to
+/// `ResponseDiagnostics.handler`. A job that holds the scheduler itself keeps it alive, unreleased
+/// and unreported, until the job runs or is dropped; the response checks still report it when the
+/// test ends.
+///
+/// Advance past them, or cancel what scheduled them. A test that means to leave timers unfired
+/// says so with ``discardPendingJobs()``:
+///
+/// ```swift
+/// import ResponseKit
+/// import ResponseKitTesting
+/// import Testing
+///
+/// @Test func theBanner_waitsTwoSeconds() {
+///     let scheduler = ManualScheduler()
+///     let banner = Response.succeeded("Saved", on: .immediate).delay(by: .seconds(2), scheduler: scheduler)
+///
+///     scheduler.advance(by: .seconds(1))
+///     #expect(!banner.isDone)
+///     #expect(scheduler.discardPendingJobs() == 1)   // the banner's timer: the test stops here
+/// }
+/// ```
 @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
 public final class ManualScheduler: ResponseScheduler {
     private struct Job {
@@ -61,20 +93,26 @@ public final class ManualScheduler: ResponseScheduler {
     }
 
     private let state = LockedBox.make(State())
-    /// Where the test made it, for the response checks' report of jobs left in it.
-    private let file: String
-    private let line: UInt
+    /// Where the test made it, and the one report of the jobs it is left with.
+    private let leftoverReport: LeftoverJobs
 
-    /// Makes a scheduler whose clock reads zero. Under the response checks
-    /// (``ResponseChecksTrait``), jobs still scheduled when the test ends are a problem of the test.
+    /// Makes a scheduler whose clock reads zero.
     ///
     /// - Parameters:
-    ///   - file: where it is made, for that report. Leave the default.
+    ///   - file: where it is made, for the report of jobs left in it. Leave the default.
     ///   - line: where it is made, for that report. Leave the default.
     public init(file: StaticString = #fileID, line: UInt = #line) {
-        self.file = "\(file)"
-        self.line = line
-        ResponseCheckScope.current?.watch(self)
+        leftoverReport = LeftoverJobs(of: "ManualScheduler", madeAt: file, line: line)
+        leftoverReport.watch(self)
+    }
+
+    /// Reports the jobs never run, unless the response checks reported them when the test ended.
+    deinit {
+        let firstUnreported = leftoverReport.firstUnreported
+        let (unreported, now) = state.withLock { state in
+            (state.jobs.count { $0.id >= firstUnreported }, state.now)
+        }
+        leftoverReport.atRelease(unreported, state: Self.waiting(now), advice: Self.advice)
     }
 
     /// How much virtual time has passed.
@@ -132,6 +170,28 @@ public final class ManualScheduler: ResponseScheduler {
         advance(by: .zero)
     }
 
+    /// Drops every scheduled job without running it, and leaves the clock where it is: for a test
+    /// that means to leave timers unfired, which the scheduler would otherwise report when it is
+    /// released (see "Jobs left behind"). Cancelling a dropped job's handle does nothing.
+    ///
+    /// What the jobs held is freed with them: a dropped resolver fails its response as
+    /// abandoned, which may schedule more here; jobs scheduled that way are dropped too.
+    ///
+    /// - Returns: how many jobs were dropped.
+    @discardableResult
+    public func discardPendingJobs() -> Int {
+        var count = 0
+        while true {
+            let dropped = state.withLock { state in
+                defer { state.jobs = [] }
+                return state.jobs
+            }
+            guard !dropped.isEmpty else { return count }
+            count += dropped.count
+            // `dropped` is freed here, outside the lock, at the end of each turn.
+        }
+    }
+
     private func takeNextJob(dueBy target: Duration) -> Job? {
         state.withLock { state in
             guard let next = state.jobs.last, next.due <= target else { return nil }
@@ -146,14 +206,15 @@ public final class ManualScheduler: ResponseScheduler {
 extension ManualScheduler: ResponseCheckScope.Watched {
     /// Jobs never run, for the response checks.
     package func leftovers() -> [ResponseCheckScope.Leftover] {
-        let (count, now) = state.withLock { ($0.jobs.count, $0.now) }
-        return ResponseCheckScope.Leftover.jobs(
-            count,
-            leftIn: "ManualScheduler",
-            madeAt: file,
-            line: line,
-            state: "scheduled, at \(now),",
-            advice: "advance it past them, or cancel what scheduled them"
-        )
+        let (count, next, now) = state.withLock { ($0.jobs.count, $0.nextID, $0.now) }
+        return leftoverReport.atEndOfTest(count, numberedBelow: next, state: Self.waiting(now), advice: Self.advice)
+    }
+
+    private static func waiting(_ now: Duration) -> String {
+        "scheduled (its clock at \(now))"
+    }
+
+    private static var advice: String {
+        "advance it past them, cancel what scheduled them, or drop them with discardPendingJobs() if the test means to"
     }
 }

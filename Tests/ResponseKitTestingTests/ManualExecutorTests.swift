@@ -12,6 +12,7 @@ struct ManualExecutorTests {
         manual.execute { ran.record(1) }
         #expect(ran.values.isEmpty)
         #expect(manual.pendingCount == 1)
+        manual.runAll()
     }
 
     @Test func runAll_runsJobsInSubmissionOrder() {
@@ -85,10 +86,7 @@ struct ManualExecutorTests {
         // response, whose failure is delivered on this same executor.
         let manual = ManualExecutor()
         let ran = Recorder<String>()
-        do {
-            let onFree = OnDeinit { manual.execute { ran.record("enqueued when freed") } }
-            manual.execute { withExtendedLifetime(onFree) {} }
-        }
+        Self.executeAJobThatEnqueuesWhenFreed(on: manual, recordingIn: ran)
         manual.execute { ran.record("second") }
 
         manual.runNext()
@@ -156,6 +154,39 @@ struct ManualExecutorTests {
         #expect(manual.pendingCount == 1_000)
         #expect(manual.runAll() == 1_000)
         #expect(Set(ran.values) == Set(0..<1_000))
+    }
+
+    // MARK: - discardPendingJobs()
+
+    @Test func discardPendingJobs_dropsEveryJob_withoutRunningIt() {
+        let manual = ManualExecutor()
+        let ran = Recorder<Int>()
+        manual.execute { ran.record(1) }
+        manual.execute { ran.record(2) }
+
+        #expect(manual.discardPendingJobs() == 2)
+        #expect(manual.pendingCount == 0)
+        #expect(manual.runAll() == 0)
+        #expect(ran.values.isEmpty)
+    }
+
+    @Test func discardPendingJobs_alsoDropsJobsThatDroppingEnqueues() {
+        // A dropped delivery can hold the last resolver of a response delivered here.
+        let manual = ManualExecutor()
+        let ran = Recorder<String>()
+        Self.executeAJobThatEnqueuesWhenFreed(on: manual, recordingIn: ran)
+
+        #expect(manual.discardPendingJobs() == 2)
+        #expect(manual.pendingCount == 0)
+        #expect(ran.values.isEmpty)
+    }
+
+    // MARK: - helpers
+
+    /// Queues a job whose capture, when freed, queues another that records "enqueued when freed".
+    private static func executeAJobThatEnqueuesWhenFreed(on manual: ManualExecutor, recordingIn ran: Recorder<String>) {
+        let onFree = OnDeinit { manual.execute { ran.record("enqueued when freed") } }
+        manual.execute { withExtendedLifetime(onFree) {} }
     }
 }
 

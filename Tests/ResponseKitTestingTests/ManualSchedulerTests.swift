@@ -297,6 +297,7 @@ struct ManualSchedulerTests {
         scheduler.advance(by: .seconds(1))
         #expect(weakSentinel == nil)
         #expect(scheduler.pendingCount == 1)
+        scheduler.advance(by: .seconds(4))
     }
 
     @Test func aCancelledJob_whoseCaptureSchedulesWhenFreed_doesNotDeadlock() {
@@ -310,6 +311,7 @@ struct ManualSchedulerTests {
 
         job.cancel()
         #expect(scheduler.pendingCount == 1)
+        #expect(scheduler.advance(by: .seconds(1)) == 1)
     }
 
     @Test func cancellingAFakesAnswer_thatHeldTheLastResolver_endsATimeoutOnTheSameScheduler() {
@@ -327,6 +329,45 @@ struct ManualSchedulerTests {
         answer?.cancel()
         #expect(limited.error as? ResponseError == .abandoned)
         #expect(scheduler.pendingCount == 0)
+    }
+
+    // MARK: - discardPendingJobs()
+
+    @Test func discardPendingJobs_dropsEveryJob_withoutRunningIt_andLeavesTheClock() {
+        let scheduler = ManualScheduler()
+        let ran = Recorder<Int>()
+        _ = scheduler.schedule(after: .seconds(1)) { ran.record(1) }
+        _ = scheduler.schedule(after: .seconds(2)) { ran.record(2) }
+        scheduler.advance(by: .milliseconds(500))
+
+        #expect(scheduler.discardPendingJobs() == 2)
+        #expect(scheduler.pendingCount == 0)
+        #expect(scheduler.now == .milliseconds(500))
+        #expect(scheduler.advance(by: .seconds(5)) == 0)
+        #expect(ran.values.isEmpty)
+    }
+
+    @Test func discardPendingJobs_alsoDropsJobsThatDroppingSchedules() {
+        // A dropped timer can hold the last resolver of work whose end starts another timer.
+        let scheduler = ManualScheduler()
+        do {
+            let onFree = OnDeinit { _ = scheduler.schedule(after: .seconds(1)) {} }
+            _ = scheduler.schedule(after: .seconds(1)) { withExtendedLifetime(onFree) {} }
+        }
+
+        #expect(scheduler.discardPendingJobs() == 2)
+        #expect(scheduler.pendingCount == 0)
+    }
+
+    @Test func cancellingADiscardedJob_doesNothing() {
+        let scheduler = ManualScheduler()
+        let job = scheduler.schedule(after: .seconds(1)) {}
+        scheduler.discardPendingJobs()
+        _ = scheduler.schedule(after: .seconds(1)) {}
+
+        job.cancel()
+        #expect(scheduler.pendingCount == 1)
+        #expect(scheduler.advance(by: .seconds(1)) == 1)
     }
 
     // MARK: - threads

@@ -10,7 +10,7 @@ struct ResponseOperatorContractTests {
     /// Each operator, applied with arguments that leave the outcome alone. Time-based ones run on
     /// the scheduler given; ``settle(_:)`` moves it past their pauses and before their deadlines.
     enum Operator: String, CaseIterable, CustomTestStringConvertible {
-        case map, flatMap, recover, flatMapError, mapError, intercept, tap, always, validate
+        case map, flatMap, recover, flatMapError, mapError, intercept, always, validate
         case validateOrFailWith, timeout, delay, race, all, zipWithNothing, retryOnce
 
         var testDescription: String { rawValue }
@@ -23,7 +23,6 @@ struct ResponseOperatorContractTests {
             case .flatMapError: input.flatMapError { Response.failed($0, on: .immediate) }
             case .mapError: input.mapError { $0 }
             case .intercept: input.intercept { _ in }
-            case .tap: input.tap { _ in }
             case .always: input.always { _ in }
             case .validate: input.validate { _ in }
             case .validateOrFailWith: input.validate(orFailWith: TestError(code: -1)) { _ in true }

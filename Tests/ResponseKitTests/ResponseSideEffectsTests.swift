@@ -28,13 +28,6 @@ struct ResponseSideEffectsTests {
         #expect(saved.values.isEmpty)
     }
 
-    @Test func tap_isIntercept() throws {
-        let seen = Recorder<Int>()
-        let response = Response.succeeded(2, on: .immediate).tap { seen.record($0) }
-        #expect(try response.value == 2)
-        #expect(seen.values == [2])
-    }
-
     @Test func always_runsOnSuccessFailureAndCancellation() {
         let outcomes = Recorder<String>()
         @Sendable func describe(_ result: Result<Int, any Error>) -> String {

@@ -170,7 +170,7 @@ struct ResponseTimingTests {
 
     @Test func delay_holdsFailuresToo() {
         let scheduler = ManualScheduler()
-        let delayed = Response<Int>.failed(TestError(), on: .immediate).delay(.seconds(1), scheduler: scheduler)
+        let delayed = Response<Int>.failed(TestError(), on: .immediate).delay(by: .seconds(1), scheduler: scheduler)
         #expect(!delayed.isDone)
         scheduler.advance(by: .seconds(1))
         #expect(delayed.error is TestError)

@@ -155,26 +155,42 @@ package final class ResponseCheckScope: Sendable {
         state.withLock { $0.watched.append(WeakWatched(watched: watched)) }
     }
 
-    /// Takes a diagnostic about one of its responses, or passes it on once finished.
+    /// Takes a diagnostic about one of its responses, or passes it on once finished: to its
+    /// parent, or to ``ResponseDiagnostics/handler`` when every scope around it has finished too.
     ///
     /// One reported while a scope inside this one is current on the reporting thread (the test's
     /// `expectDiagnostic` body resolving a response the test made before) goes to that inner
     /// scope: it is what the inner scope is there to catch.
     package func receive(_ diagnostic: ResponseDiagnostic) {
-        if let inner = ResponseCheckScope.current, inner !== self, inner.sits(in: self) {
-            inner.receive(diagnostic)
-            return
+        if !receiveUnlessAllFinished(diagnostic) {
+            ResponseDiagnostics.handler(diagnostic)
         }
-        let taken = state.withLock { state in
+    }
+
+    /// Takes `diagnostic` as ``receive(_:)`` does, but leaves it to the caller when this scope and
+    /// every scope around it have finished (a test double released after its test fails the test
+    /// running then instead).
+    ///
+    /// - Returns: `false` when no scope took the diagnostic.
+    package func receiveUnlessAllFinished(_ diagnostic: ResponseDiagnostic) -> Bool {
+        // A loop, not a call of `receive` on the inner scope: an inner scope still current after
+        // it finished (an unstructured task keeps task-locals) would pass the diagnostic back here.
+        if let inner = ResponseCheckScope.current, inner !== self, inner.sits(in: self) {
+            var scope: ResponseCheckScope? = inner
+            while let candidate = scope, candidate !== self {
+                if candidate.take(diagnostic) { return true }
+                scope = candidate.parent
+            }
+        }
+        return take(diagnostic) || parent?.receiveUnlessAllFinished(diagnostic) == true
+    }
+
+    /// Keeps `diagnostic`, unless the scope has finished.
+    private func take(_ diagnostic: ResponseDiagnostic) -> Bool {
+        state.withLock { state in
             guard !state.isFinished else { return false }
             state.diagnostics.append(diagnostic)
             return true
-        }
-        guard !taken else { return }
-        if let parent {
-            parent.receive(diagnostic)
-        } else {
-            ResponseDiagnostics.handler(diagnostic)
         }
     }
 }

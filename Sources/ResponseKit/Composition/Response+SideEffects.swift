@@ -34,26 +34,6 @@ extension Response {
         }
     }
 
-    /// Another name for ``intercept(on:file:line:_:)``, as other future libraries spell it.
-    ///
-    /// `on:` is the executor that runs `body` (``ResponseExecutor/immediate``, inline, by default);
-    /// the new response delivers its callbacks on this response's executor.
-    ///
-    /// - Parameters:
-    ///   - context: where `body` runs; ``ResponseExecutor/immediate`` (inline) by default.
-    ///   - file: the creation site, for diagnostics. Leave the default.
-    ///   - line: the creation site, for diagnostics. Leave the default.
-    ///   - body: the side effect.
-    /// - Returns: a response with this response's outcome.
-    public func tap(
-        on context: ResponseExecutor = .immediate,
-        file: StaticString = #fileID,
-        line: UInt = #line,
-        _ body: @escaping @Sendable (Value) -> Void
-    ) -> Response<Value> {
-        intercept(on: context, file: file, line: line, body)
-    }
-
     /// Runs a side effect on either outcome, cancellation included, then passes the response on
     /// unchanged: hide a spinner, close a file.
     ///

@@ -75,21 +75,4 @@ extension Response {
         )
         return derived
     }
-
-    /// Another spelling of ``delay(by:scheduler:file:line:)``.
-    ///
-    /// - Parameters:
-    ///   - interval: how long to hold the outcome.
-    ///   - scheduler: the source of time; pass `ManualScheduler` in tests.
-    ///   - file: the creation site, for diagnostics. Leave the default.
-    ///   - line: the creation site, for diagnostics. Leave the default.
-    /// - Returns: a response with this response's outcome, later.
-    public func delay(
-        _ interval: Duration,
-        scheduler: any ResponseScheduler = DispatchScheduler(),
-        file: StaticString = #fileID,
-        line: UInt = #line
-    ) -> Response<Value> {
-        delay(by: interval, scheduler: scheduler, file: file, line: line)
-    }
 }

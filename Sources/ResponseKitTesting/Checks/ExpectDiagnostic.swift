@@ -1,6 +1,5 @@
 import ResponseKit
 import Testing
-import XCTest
 
 /// Runs `body`, expecting ResponseKit to report at least one `kind` diagnostic about a response
 /// made in it, as a test that provokes a problem on purpose does; such diagnostics are taken, so
@@ -91,10 +90,6 @@ private struct DiagnosticExpectation {
         }
         guard findings.diagnostics.count == others.count else { return }
         let message = "expected ResponseKit to report a \(kind) diagnostic, and it reported none"
-        if Test.current != nil {
-            Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation)
-        } else {
-            XCTFail(message, file: file, line: line)
-        }
+        failRunningTest(message, sourceLocation: sourceLocation, file: file, line: line)
     }
 }

@@ -22,9 +22,7 @@ public struct ResponseCheckProblem: Sendable, CustomStringConvertible {
     )
         -> [ResponseCheckProblem]
     {
-        var problems = findings.diagnostics.map {
-            ResponseCheckProblem(kind: $0.kind, message: $0.message, file: $0.file, line: $0.line)
-        }
+        var problems = findings.diagnostics.map(ResponseCheckProblem.init)
         problems += findings.pending.map {
             ResponseCheckProblem(
                 kind: .pendingAtEnd,
@@ -37,5 +35,12 @@ public struct ResponseCheckProblem: Sendable, CustomStringConvertible {
             ResponseCheckProblem(kind: .leftoverWork, message: $0.message, file: $0.file, line: $0.line)
         }
         return problems.filter { !allowed.contains($0.kind) }
+    }
+}
+
+extension ResponseCheckProblem {
+    /// The problem `diagnostic` reports.
+    init(_ diagnostic: ResponseDiagnostic) {
+        self.init(kind: diagnostic.kind, message: diagnostic.message, file: diagnostic.file, line: diagnostic.line)
     }
 }

@@ -9,7 +9,8 @@ import ResponseKit
 /// collected here, on whatever thread and at whatever time it is reported before the run ends,
 /// instead of going to `ResponseDiagnostics.handler`. Runs in parallel each collect
 /// their own. At the end, the responses still pending and referenced, and the work left in the
-/// `ManualExecutor`s, `ManualScheduler`s and `StubbedCalls` made in it, are problems too.
+/// `ManualExecutor`s, `ManualScheduler`s and `StubbedCalls` made in it, are problems too, as are
+/// jobs left in a manual executor or scheduler released before the end.
 ///
 /// <!-- example: fragment -->
 /// ```swift

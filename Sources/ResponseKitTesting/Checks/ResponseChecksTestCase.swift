@@ -20,8 +20,8 @@ import XCTest
 /// Each test (its `setUp`, body and `tearDown`) runs in a scope of its own: a diagnostic about a
 /// response it made is a failure of the test, at the line that made the response; so is a
 /// response still pending and referenced at its end, and work left in a `ManualExecutor`,
-/// `ManualScheduler` or ``StubbedCalls`` it made. Override ``allowedResponseProblems`` to accept
-/// some kinds.
+/// `ManualScheduler` or ``StubbedCalls`` it made (at the end, or when it was released before).
+/// Override ``allowedResponseProblems`` to accept some kinds.
 open class ResponseChecksTestCase: XCTestCase {
     /// Kinds of problem that are not failures in this test case's tests; none by default.
     open var allowedResponseProblems: Set<ResponseDiagnostic.Kind> { [] }

@@ -29,8 +29,8 @@ import Testing
 /// ends; parallel tests each get their own. When the test ends, a response it made that is still
 /// pending and referenced is an issue (`.pendingAtEnd`), and
 /// so is work left in a `ManualExecutor`, `ManualScheduler` or ``StubbedCalls`` it made
-/// (`.leftoverWork`). Such diagnostics no longer reach
-/// `ResponseDiagnostics.handler`.
+/// (`.leftoverWork`), at the end or when the double was released before it. Such diagnostics no
+/// longer reach `ResponseDiagnostics.handler`.
 ///
 /// A test that provokes a problem on purpose says so with `expectDiagnostic(_:_:)`.
 public struct ResponseChecksTrait: TestTrait, SuiteTrait, TestScoping {
