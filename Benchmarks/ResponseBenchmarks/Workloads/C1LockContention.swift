@@ -37,11 +37,15 @@ enum C1LockContention {
         ]
         for (name, variant) in variants {
             let results = (0..<rounds).map { _ in variant(threads, operationsPerThread) }
-            let wall = median(results.map(\.wallNanosecondsPerOperation))
-            let cpu = median(results.map(\.cpuNanosecondsPerOperation))
+            let typical = Round(
+                wallNanosecondsPerOperation: median(results.map(\.wallNanosecondsPerOperation)),
+                cpuNanosecondsPerOperation: median(results.map(\.cpuNanosecondsPerOperation))
+            )
+            let wall = typical.wallNanosecondsPerOperation
+            let cpu = typical.cpuNanosecondsPerOperation
             print(
                 "| \(name) | \(format(wall)) | \(format(cpu)) | \(format(cpu / wall, digits: 2)) | "
-                    + "\(format(1e9 / wall, digits: 0)) |"
+                    + "\(format(typical.operationsPerSecond, digits: 0)) |"
             )
         }
     }

@@ -63,11 +63,6 @@ static inline uint32_t rk_fetch_or(rk_word *word, uint32_t bits) {
     return __atomic_fetch_or(&word->state, bits, __ATOMIC_RELEASE);
 }
 
-/// Clears `bits`; returns the flags before.
-static inline uint32_t rk_fetch_and_not(rk_word *word, uint32_t bits) {
-    return __atomic_fetch_and(&word->state, ~bits, __ATOMIC_RELAXED);
-}
-
 /// Adds `amount` (no ordering: a claim count); returns the flags before.
 static inline uint32_t rk_fetch_add(rk_word *word, uint32_t amount) {
     return __atomic_fetch_add(&word->state, amount, __ATOMIC_RELAXED);
@@ -110,8 +105,9 @@ static inline bool rk_set_if_unlocked_and_clear(rk_word *word, uint32_t unless, 
 
 #if !defined(__APPLE__)
 /// Takes the lock bit once it is free: spins briefly (a holder keeps the lock for a few field
-/// swaps: holders never run user code under it), then sleeps on the word until a release wakes
-/// it, so that waiters never burn the processor a preempted holder needs.
+/// swaps: holders never run user code under it), yields the processor a few times (a holder that
+/// was preempted runs again), then sleeps on the word until a release wakes it, so that waiters
+/// never keep burning the processor a descheduled holder needs.
 void rk_lock_contended(rk_word *word);
 
 /// Wakes one thread sleeping in `rk_lock_contended`: called by a release that cleared

@@ -2,10 +2,11 @@ import CResponseKit
 
 // A response's storage is the response object itself: the state machine, and beside it the state
 // word (lock, flags, claims), where C11 atomics reach it by address (`ResponseLayout`), so that a
-// response is one allocation. The code in this file is the only code that takes the lock
-// (`StateWordLock`) and the only code that runs the machine's actions: it decides under the lock
-// (`apply`), then completes, delivers and registers outside it. Every access to `machine` goes
-// through `withLock` or `apply`, except the documented lock-free read of a delivered result
+// response is one allocation. `StateWordLock`, here, is the only code that takes a state word's
+// lock (the combinators' `Collector` keeps a word too and locks through it), and the code in this
+// file is the only code that runs the machine's actions: it decides under the lock (`apply`),
+// then completes, delivers and registers outside it. Every access to `lockedMachine` goes through
+// `withLock` or `apply`, except the documented lock-free read of a delivered result
 // (`deliveredResult`) and the set-up of a response nobody else can reach yet (`beforeSharing`).
 
 /// What a state machine transition decided: the action its storage runs after releasing the
