@@ -13,6 +13,7 @@ enum Suite {
             W5FanIn.workload,
             W6MainQueueDelivery.workload,
             W6MainQueueDelivery.dispatchMainWorkload,
+            W8AwaitResponse.workload,
         ]
             + [1, 64, 1_024].flatMap { inFlight in
                 [

@@ -1,0 +1,81 @@
+import Dispatch
+import ResponseKit
+
+/// W8: an async caller awaits a response that a global queue resolves: `try await
+/// response.get()`, per await. What a Swift 6 code base pays to use an interactor's response
+/// from async code.
+///
+/// The floor is the hand-written equivalent: an ``IntPromise`` resolved by a global queue whose
+/// one callback resumes a `withUnsafeContinuation`. The alternative is Swift's own round trip,
+/// `await Task.detached { }.value`.
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, *)
+enum W8AwaitResponse {
+    static var workload: Workload {
+        Workload(
+            id: "W8",
+            title: "await a response a global queue resolves",
+            unit: .nanosecondsPerOperation,
+            operations: 20_000,
+            smokeOperations: 10,
+            target: .ratio(1.2),
+            // Measured 5, as the floor: the response, its resolver's handle, the awaiting task's
+            // waiter, and Dispatch's closure and block; one more for Dispatch's timing-dependent
+            // allocations.
+            allocationBudget: 6,
+            responseKit: Variant(name: "ResponseKit, try await get()", role: .responseKit) {
+                responseKit(operations: $0)
+            },
+            floor: Variant(name: "IntPromise + withUnsafeContinuation", role: .floor) { floor(operations: $0) },
+            alternatives: [
+                Variant(name: "await Task.detached { }.value", role: .alternative) {
+                    W4BlockingRoundTrip.taskValue(operations: $0)
+                }
+            ]
+        )
+    }
+
+    @inline(never)
+    static func makeResponse() -> (Response<Int>, Resolver<Int>) {
+        Response<Int>.pending(on: .immediate)
+    }
+
+    static func responseKit(operations: Int) -> Double {
+        let (nanoseconds, total) = Elsewhere.inTask {
+            let queue = DispatchQueue.global()
+            var total = 0
+            let nanoseconds = await Stopwatch.nanosecondsPerOperation(operations) {
+                for index in 0..<operations {
+                    let (response, resolver) = makeResponse()
+                    queue.async { resolver.succeed(index) }
+                    do {
+                        total &+= try await response.get()
+                    } catch {
+                        preconditionFailure("W8 ResponseKit: the response failed: \(error)")
+                    }
+                }
+            }
+            return (nanoseconds, total)
+        }
+        precondition(total == Tally.sum(ofFirst: operations), "W8 ResponseKit: wrong total \(total)")
+        return nanoseconds
+    }
+
+    static func floor(operations: Int) -> Double {
+        let (nanoseconds, total) = Elsewhere.inTask {
+            let queue = DispatchQueue.global()
+            var total = 0
+            let nanoseconds = await Stopwatch.nanosecondsPerOperation(operations) {
+                for index in 0..<operations {
+                    let (promise, resolver) = IntResolver.pending()
+                    queue.async { resolver.resolve(index) }
+                    total &+= await withUnsafeContinuation { continuation in
+                        promise.observe { continuation.resume(returning: $0) }
+                    }
+                }
+            }
+            return (nanoseconds, total)
+        }
+        precondition(total == Tally.sum(ofFirst: operations), "W8 floor: wrong total \(total)")
+        return nanoseconds
+    }
+}
