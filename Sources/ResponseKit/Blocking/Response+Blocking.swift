@@ -89,6 +89,7 @@ extension Response {
 
     /// The result if done, without waiting; `nil` when pending. Used by `get()` too, which runs
     /// on no particular thread and settles nothing.
+    @inlinable
     func checkResult() -> Result<Value, any Error>? {
         guard let finished = currentResult else { return nil }
         markFailureObserved()

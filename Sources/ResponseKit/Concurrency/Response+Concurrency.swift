@@ -1,3 +1,5 @@
+import CResponseKit
+
 extension Response {
     /// The value, awaited without blocking a thread: the Swift concurrency bridge.
     ///
@@ -25,12 +27,14 @@ extension Response {
     ///
     /// - Returns: the value.
     /// - Throws: the response's failure, or `CancellationError` when the task was cancelled.
+    @inlinable  // specialised for the caller's value type: unspecialised, an await spent a third of
+    // its instructions looking up generic metadata (Benchmarks/README.md, W8)
     public func get() async throws -> Value {
         if let result = checkResult() { return try result.get() }
         addClaim()
         let waiter = AwaitingTask()
         try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { continuation in
+            try await withUnsafeThrowingContinuation { continuation in
                 guard waiter.install(continuation) else { return }
                 if !addWaiter(waiter) {
                     waiter.wake()  // done meanwhile
@@ -114,19 +118,44 @@ extension Response {
 /// The one continuation of an awaiting task, resumed exactly once: by the response (``wake()``),
 /// or by the task's cancellation, whichever comes first. Registered on the response as a
 /// ``ResponseWaiter``, so that a cancelled await can take itself off it again.
-private final class AwaitingTask: ResponseWaiter {
-    private enum State {
+///
+/// An `UnsafeContinuation` rather than a checked one (which allocates a canary per await to
+/// check at run time what this type proves): a continuation is resumed only by `install`, when
+/// it finds the wait already over and so never stores it, or by the one call of `wake`/`cancel`
+/// whose transition, under the lock, takes it out of `.installed`; both other states are final,
+/// so no second transition can find it. Each continuation is therefore resumed exactly once.
+// Safety of `@unchecked Sendable`: `state` is read and written only inside
+// `StateWordLock.withLock` on `word` (C11 atomics, which the thread sanitizer sees), in `install`
+// and `end`; `word` is the first stored property, so it sits where
+// `_getUnsafePointerToStoredProperties` points, and is touched only through those functions.
+@usableFromInline
+final class AwaitingTask: ResponseWaiter, @unchecked Sendable {
+    @usableFromInline
+    enum State {
         case waiting
-        case installed(CheckedContinuation<Void, any Error>)
+        case installed(UnsafeContinuation<Void, any Error>)
         case woken
         case cancelled
     }
 
-    private let state = LockedBox.make(State.waiting)
+    // A state word and a plain field rather than a `LockedBox<State>`: the box's generic `Mutex`
+    // cost a metadata lookup per await.
+    @usableFromInline var word = rk_word_make(0)
+    @usableFromInline @exclusivity(unchecked) var state = State.waiting
+
+    @usableFromInline
+    init() {}
+
+    /// Runs `body` on `state` under the lock.
+    private func withLock<Result>(_ body: (inout State) -> Result) -> Result {
+        let word = _getUnsafePointerToStoredProperties(self).assumingMemoryBound(to: rk_word.self)
+        return StateWordLock.withLock(word) { body(&state) }
+    }
 
     /// Stores the continuation; `false` (after resuming it) when the wait is already over.
-    func install(_ continuation: CheckedContinuation<Void, any Error>) -> Bool {
-        let over = state.withLock { state -> State? in
+    @usableFromInline
+    func install(_ continuation: UnsafeContinuation<Void, any Error>) -> Bool {
+        let over = withLock { state -> State? in
             guard case .waiting = state else { return state }
             state = .installed(continuation)
             return nil
@@ -140,12 +169,14 @@ private final class AwaitingTask: ResponseWaiter {
     }
 
     /// The response is done: resumes the task, unless its cancellation came first.
+    @usableFromInline
     func wake() {
         end(as: .woken).continuation?.resume()
     }
 
     /// The task was cancelled: resumes it with `CancellationError`, unless the response came
     /// first. Returns whether this call ended the wait.
+    @usableFromInline
     func cancel() -> Bool {
         let (ended, continuation) = end(as: .cancelled)
         continuation?.resume(throwing: CancellationError())
@@ -153,16 +184,17 @@ private final class AwaitingTask: ResponseWaiter {
     }
 
     /// Whether the task's cancellation ended the wait.
+    @usableFromInline
     var isCancelled: Bool {
-        state.withLock { state in
+        withLock { state in
             if case .cancelled = state { return true }
             return false
         }
     }
 
     /// Moves to `end` unless the wait is over: whether it did, and the continuation to resume.
-    private func end(as end: State) -> (ended: Bool, continuation: CheckedContinuation<Void, any Error>?) {
-        state.withLock { state in
+    private func end(as end: State) -> (ended: Bool, continuation: UnsafeContinuation<Void, any Error>?) {
+        withLock { state in
             switch state {
             case .waiting:
                 state = end

@@ -490,6 +490,7 @@ extension Response {
     /// - Parameter claiming: whether the waiter also records a claim (a blocking read), as the
     ///   lock is released; it gives the claim back when it gives up (``removeWaiter(_:)``). An
     ///   awaiting task records its claim itself.
+    @inlinable
     func addWaiter(_ waiter: any ResponseWaiter, claiming: Bool = false) -> Bool {
         var callback: ResponseCallback<Value>? = .waiter(waiter)
         let action = apply(addingOnUnlock: claiming ? ResponseFlags.oneClaim : 0) { machine, flags in
@@ -500,6 +501,7 @@ extension Response {
     }
 
     /// Removes a waiter that gave up; `false` when the response already woke it.
+    @inlinable
     func removeWaiter(_ waiter: any ResponseWaiter) -> Bool {
         withLock { machine in machine.remove(waiter) }
     }
