@@ -111,6 +111,7 @@ public struct Resolver<Value: Sendable>: Sendable {
     /// never when the response finishes any other way.
     ///
     /// - Parameter handler: stops the work. Keep it short: it runs on the cancelling thread.
+    @inlinable
     public func onCancel(_ handler: @escaping @Sendable () -> Void) {
         response.addCancellationHandler(handler)
     }

@@ -95,6 +95,7 @@ extension Response {
     ///   - file: the creation site, for diagnostics. Leave the default.
     ///   - line: the creation site, for diagnostics. Leave the default.
     ///   - operation: the work. Its return value succeeds the response; its error fails it.
+    @inlinable  // specialised for the value type, as `get()` is: no metadata lookups per request
     public convenience init(
         executor: ResponseExecutor = .main,
         priority: TaskPriority? = nil,

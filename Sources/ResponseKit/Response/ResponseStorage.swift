@@ -517,6 +517,7 @@ extension Response {
 
     /// Stores a cancellation handler, or runs it now when the response is already cancelled. A
     /// handler given to a response that finished otherwise never runs.
+    @inlinable
     func addCancellationHandler(_ handler: @escaping @Sendable () -> Void) {
         let action = apply { machine, flags in
             ResponseTransition(machine.addCancellationHandler(handler, flags: flags))
