@@ -79,6 +79,25 @@ struct ResolverTests {
         #expect(events.values == ["work told", "failure callback"])
     }
 
+    @Test func onCancel_handlers_allRunOnce_inRegistrationOrder() {
+        // The first handler is kept apart from the others (no array for the common single one).
+        let (response, resolver) = Response<Int>.pending(on: .immediate)
+        let events = Recorder<Int>()
+        for index in 0..<3 { resolver.onCancel { events.record(index) } }
+        response.cancel()
+        response.cancel()
+        #expect(events.values == [0, 1, 2])
+    }
+
+    @Test func onCancel_handlers_neverRun_whenTheWorkFinishesFirst() {
+        let (response, resolver) = Response<Int>.pending(on: .immediate)
+        let events = Recorder<Int>()
+        for index in 0..<2 { resolver.onCancel { events.record(index) } }
+        resolver.succeed(1)
+        response.cancel()
+        #expect(events.values.isEmpty)
+    }
+
     @Test func onCancel_runsAtOnce_whenAlreadyCancelled() {
         let (response, resolver) = Response<Int>.pending(on: .immediate)
         response.cancel()

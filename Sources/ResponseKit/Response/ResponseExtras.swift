@@ -11,7 +11,10 @@ final class ResponseExtras {
     @usableFromInline let executor: ResponseExecutor?
     /// The first response this one holds a claim on, once the extras exist.
     @usableFromInline var upstream: ResponseUpstream?
-    /// The work's handlers for ``Response/cancel()``.
+    /// The work's first handler for ``Response/cancel()``: most work registers one (the async
+    /// bridge's task, a wrapped call's handle), which then costs no array.
+    @usableFromInline var cancellationHandler: (@Sendable () -> Void)?
+    /// The work's handlers for ``Response/cancel()`` after the first, in registration order.
     @usableFromInline var cancellationHandlers: [@Sendable () -> Void] = []
     /// Claims beyond the first (a combinator waits on many responses).
     @usableFromInline var upstreams: [any ClaimHolder] = []
@@ -32,6 +35,7 @@ final class ResponseExtras {
     @inlinable
     func shedLinks() -> Bool {
         upstream = nil
+        cancellationHandler = nil
         cancellationHandlers = []
         upstreams = []
         return executor != nil || progress != nil
@@ -73,13 +77,15 @@ struct ResponseLinks {
     /// The cancellation handlers and the claims beyond the first, when there are any.
     @usableFromInline
     struct Rare {
+        @usableFromInline let cancellationHandler: (@Sendable () -> Void)?
         @usableFromInline let cancellationHandlers: [@Sendable () -> Void]
         @usableFromInline let upstreams: [any ClaimHolder]
 
         @inlinable
-        init(cancellationHandlers: [@Sendable () -> Void], upstreams: [any ClaimHolder]) {
-            self.cancellationHandlers = cancellationHandlers
-            self.upstreams = upstreams
+        init(extras: ResponseExtras) {
+            cancellationHandler = extras.cancellationHandler
+            cancellationHandlers = extras.cancellationHandlers
+            upstreams = extras.upstreams
         }
     }
 
@@ -92,8 +98,8 @@ struct ResponseLinks {
     @inlinable
     init(extras: ResponseExtras) {
         upstream = extras.upstream
-        if !extras.cancellationHandlers.isEmpty || !extras.upstreams.isEmpty {
-            rare = Rare(cancellationHandlers: extras.cancellationHandlers, upstreams: extras.upstreams)
+        if extras.cancellationHandler != nil || !extras.upstreams.isEmpty {
+            rare = Rare(extras: extras)
         } else {
             rare = nil
         }
@@ -108,6 +114,7 @@ struct ResponseLinks {
     consuming func finish(cancelling: Bool, context: inout CompletionContext) -> ProgressChannel? {
         if let rare {
             if cancelling {
+                rare.cancellationHandler?()
                 for handler in rare.cancellationHandlers { handler() }
             }
             upstream?.releaseClaim(context: &context)

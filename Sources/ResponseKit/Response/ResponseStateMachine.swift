@@ -312,7 +312,12 @@ struct ResponseStateMachine<Value: Sendable> {
         flags: UInt32
     ) -> CancellationHandlerAction {
         guard case .pending = state else { return flags & ResponseFlags.cancelled != 0 ? .runNow : .discard }
-        makeExtras().cancellationHandlers.append(handler)
+        let extras = makeExtras()
+        if extras.cancellationHandler == nil {
+            extras.cancellationHandler = handler
+        } else {
+            extras.cancellationHandlers.append(handler)
+        }
         return .stored
     }
 
