@@ -118,7 +118,10 @@ struct TableReport {
 
     static func target(_ target: Target, unit: Unit) -> String {
         switch target.kind {
-        case .ratio: String(format: "≤ %.1f×", target.value)
+        // Two decimals only where the target has them (W9's 1.15×), so that it is not shown rounded.
+        case .ratio:
+            (target.value * 10).rounded() == target.value * 10
+                ? String(format: "≤ %.1f×", target.value) : String(format: "≤ %.2f×", target.value)
         case .atMost: "≤ \(number(target.value)) \(unit.rawValue)"
         }
     }

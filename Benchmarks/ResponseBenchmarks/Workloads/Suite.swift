@@ -14,6 +14,7 @@ enum Suite {
             W6MainQueueDelivery.workload,
             W6MainQueueDelivery.dispatchMainWorkload,
             W8AwaitResponse.workload,
+            W9AsyncWorkAsResponse.workload,
         ]
             + [1, 64, 1_024].flatMap { inFlight in
                 [
