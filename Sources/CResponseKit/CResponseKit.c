@@ -141,3 +141,39 @@ bool rk_is_main_thread(void) {
 }
 
 #endif
+
+// libdispatch's C entry points. Apple platforms declare them in <dispatch/dispatch.h>; on Linux
+// that header is not on a C target's search path, so what it uses is declared here with
+// their ABI: a `dispatch_queue_t` is a pointer to the queue object, `QOS_CLASS_DEFAULT` is 0x15.
+#if defined(__APPLE__)
+#include <dispatch/dispatch.h>
+
+void rk_dispatch_async_f(void *queue, void *context, void (*work)(void *)) {
+    dispatch_async_f((dispatch_queue_t)queue, context, work);
+}
+
+void *rk_dispatch_default_global_queue(void) {
+    return (void *)dispatch_get_global_queue(QOS_CLASS_DEFAULT, 0);
+}
+
+void *rk_dispatch_main_queue(void) {
+    return (void *)dispatch_get_main_queue();
+}
+#else
+extern void dispatch_async_f(void *queue, void *context, void (*work)(void *));
+extern void *dispatch_get_global_queue(long identifier, unsigned long flags);
+// What the header's `dispatch_get_main_queue()` macro returns the address of.
+extern char _dispatch_main_q;
+
+void rk_dispatch_async_f(void *queue, void *context, void (*work)(void *)) {
+    dispatch_async_f(queue, context, work);
+}
+
+void *rk_dispatch_default_global_queue(void) {
+    return dispatch_get_global_queue(0x15, 0);
+}
+
+void *rk_dispatch_main_queue(void) {
+    return &_dispatch_main_q;
+}
+#endif

@@ -243,6 +243,18 @@ static inline bool rk_is_delivering(uintptr_t response) {
 /// Whether the caller runs on the process's main thread. Cheap: no system call.
 bool rk_is_main_thread(void);
 
+/// Sends `work(context)` to the Dispatch queue `queue` (a `dispatch_queue_t`) through libdispatch's
+/// `dispatch_async_f`: no block to copy and release per job, unlike `DispatchQueue.async`.
+void rk_dispatch_async_f(void *queue, void *context, void (*work)(void *));
+
+/// The default quality-of-service global queue (libdispatch's `dispatch_get_global_queue` for
+/// `QOS_CLASS_DEFAULT`): how `DispatchJobs` checks, once, where `DispatchQueue` keeps its queue.
+void *rk_dispatch_default_global_queue(void);
+
+/// The main queue (libdispatch's `dispatch_get_main_queue()`), whose jobs ResponseKit keeps in
+/// its own queue rather than sending them to Dispatch one by one.
+void *rk_dispatch_main_queue(void);
+
 /// Non-zero while pending responses are tracked (`ResponseTracking`). Read on every response's
 /// creation, so a relaxed load of one global: tracking is free when off.
 extern uint32_t rk_tracking_enabled_flag;

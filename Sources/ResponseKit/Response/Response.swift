@@ -329,9 +329,13 @@ public final class Response<Value: Sendable>: @unchecked Sendable {
         _ body: @escaping @Sendable () throws -> Value
     ) {
         self.init(pendingOn: executor, file: file, line: line)
-        // No resolver (nor its handle, an allocation): the job holds the response, and Dispatch
-        // runs every job it accepts, so the response cannot be abandoned; a cancellation that
-        // wins the race keeps its result.
+        // No resolver (see `ResponseBodyJob`).
+        if let destination = DispatchJobs.destination(for: queue) {
+            DispatchJobs.send(ResponseBodyJob(response: self, body: body), to: destination)
+            return
+        }
+        // The main queue (ResponseKit's own main-queue jobs), or a Dispatch whose queues
+        // `DispatchJobs` cannot reach.
         ResponseExecutor.queue(queue).run { [self] in
             guard !isCancelled else { return }
             finish(with: Result(catching: body), how: .racing)
