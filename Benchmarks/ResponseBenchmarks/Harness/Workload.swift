@@ -73,6 +73,7 @@ enum Unit: String, Codable {
     case nanosecondsPerCallback = "ns/callback"
     case nanosecondsPerRequest = "ns/request"
     case bytesPerResponse = "B/response"
+    case bytesPerTask = "B/task"
     case objectsPerResponse = "objects/response"
     case objectsPerOperation = "objects/op"
 

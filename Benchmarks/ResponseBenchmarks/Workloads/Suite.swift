@@ -23,5 +23,6 @@ enum Suite {
                 ]
             }
             + MemoryPerPendingResponse.workloads
+            + MemoryPerAwaitingTask.workloads
     }
 }
