@@ -25,8 +25,14 @@ import Foundation
 ///
 /// Times are Dispatch's uptime in nanoseconds (`DispatchTime`), not `ContinuousClock`, which needs
 /// macOS 13 / iOS 16: every blocking read (`value`) runs here, at the package's platform floor.
-struct BlockingWait<Value: Sendable> {
-    let response: Response<Value>
+///
+/// Not generic: it sees the response as a ``BlockingWaitSubject``. A generic wait, called from
+/// the read's code specialised for the value type, looked up the metadata of its own type, of the
+/// response's and of `Result` at run time on every read (W4: a fifth of a round trip's
+/// instructions, Benchmarks/README.md).
+@usableFromInline
+struct BlockingWait {
+    let response: any BlockingWaitSubject
     let waiter: BlockingWaiter
     /// Where the wait runs; a run-loop wait that finds the run loop cannot run becomes a wait
     /// inside a main-queue job.
@@ -36,12 +42,23 @@ struct BlockingWait<Value: Sendable> {
     let inTask: Bool
     let start = Self.now
 
+    @usableFromInline
+    init(response: any BlockingWaitSubject, waiter: BlockingWaiter, place: Place, deadline: UInt64?, inTask: Bool) {
+        self.response = response
+        self.waiter = waiter
+        self.place = place
+        self.deadline = deadline
+        self.inTask = inTask
+    }
+
+    @usableFromInline
     enum Outcome {
         case done
         case timedOut
         case taskCancelled
     }
 
+    @usableFromInline
     enum Place {
         case mainRunLoop
         case insideMainQueueJob
@@ -50,6 +67,7 @@ struct BlockingWait<Value: Sendable> {
         /// On the main thread the run loop is tried first (it says when it cannot run, inside a
         /// main-queue job; Dispatch cannot tell, since on the main thread it counts every caller as
         /// on the main queue); elsewhere, being inside a main-queue job is asked of Dispatch.
+        @usableFromInline
         static var current: Place {
             if MainQueue.isMainThread { return .mainRunLoop }
             if MainQueue.isInsideJob { return .insideMainQueueJob }
@@ -57,6 +75,7 @@ struct BlockingWait<Value: Sendable> {
         }
 
         /// Whether main-queue jobs may be run from here (the main thread, or inside a main-queue job).
+        @usableFromInline
         var isOnMainQueue: Bool { self != .elsewhere }
     }
 
@@ -112,6 +131,7 @@ struct BlockingWait<Value: Sendable> {
         place.isOnMainQueue ? waiter.hasBeenWokenByResponse : response.isDone
     }
 
+    @usableFromInline
     func run() -> Outcome {
         switch place {
         case .mainRunLoop: runMainLoop()
@@ -167,7 +187,7 @@ struct BlockingWait<Value: Sendable> {
     }
 
     /// Reports that a blocking wait on `response` has lasted longer than the threshold and goes on.
-    static func reportLongWait(on response: Response<Value>) {
+    static func reportLongWait(on response: any BlockingWaitSubject) {
         let threshold = PendingResponse.seconds(
             .nanoseconds(Int(clamping: ResponseDiagnostics.longWaitThresholdNanoseconds))
         )
@@ -283,3 +303,16 @@ struct BlockingWait<Value: Sendable> {
         return instant > now ? Double(instant - now) / 1e9 : 0
     }
 }
+
+/// A response as a blocking wait sees it, without its value type.
+@usableFromInline
+protocol BlockingWaitSubject: LongWaitSubject, CustomStringConvertible {
+    /// Whether the response has its outcome.
+    var isDone: Bool { get }
+    /// Where the response was made, for reports.
+    var file: String { get }
+    /// Where the response was made, for reports.
+    var line: UInt { get }
+}
+
+extension Response: BlockingWaitSubject {}

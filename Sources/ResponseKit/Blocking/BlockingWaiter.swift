@@ -21,6 +21,7 @@ final class BlockingWaiter: ResponseWaiter {
     /// - Parameters:
     ///   - wakesMainRunLoop: the wait runs the main run loop (see `wakesMainRunLoop`).
     ///   - recordsWake: the wait ends when the response wakes it (``hasBeenWokenByResponse``).
+    @usableFromInline
     init(wakesMainRunLoop: Bool, recordsWake: Bool) {
         self.wakesMainRunLoop = wakesMainRunLoop
         wokenByResponse = recordsWake ? LockedBox.make(false) : nil

@@ -18,6 +18,7 @@
 /// would cost a system call (a timed wait on an empty semaphore), or block until the wake-up
 /// arrives. Waiters parked inside main-queue jobs, which hear every job enqueued while they wait,
 /// are not recycled.
+@usableFromInline
 enum BlockingWaiterPool {
     /// Enough for the threads that commonly block at once; more waiters are made and dropped.
     static let capacity = 16
@@ -30,11 +31,13 @@ enum BlockingWaiterPool {
     }
 
     /// A waiter for a wait that sleeps on its semaphore: a recycled one when there is one.
+    @usableFromInline
     static func take() -> BlockingWaiter {
         free.withLock { $0.popLast() } ?? BlockingWaiter(wakesMainRunLoop: false, recordsWake: false)
     }
 
     /// Keeps `waiter`, whose wait is over, for the next wait; drops it when the pool is full.
+    @usableFromInline
     static func recycle(_ waiter: BlockingWaiter) {
         precondition(!waiter.wakesMainRunLoop, "ResponseKit: a run-loop waiter is never recycled")
         free.withLock { free in

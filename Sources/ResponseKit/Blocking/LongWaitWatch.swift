@@ -81,15 +81,17 @@ enum LongWaitWatch {
 }
 
 /// A response whose long blocking wait ``LongWaitWatch`` reports, without its value type.
+@usableFromInline
 protocol LongWaitSubject: AnyObject, Sendable {
     /// Reports that a blocking wait on this response has lasted longer than the threshold.
     func reportLongWait()
 }
 
 extension Response: LongWaitSubject {
+    @usableFromInline
     func reportLongWait() {
         // Done: the wait is over (its thread is woken, and about to end the watch).
         guard !isDone else { return }
-        BlockingWait<Value>.reportLongWait(on: self)
+        BlockingWait.reportLongWait(on: self)
     }
 }

@@ -37,6 +37,7 @@ extension Response {
     /// of blocking a thread of the cooperative pool.
     ///
     /// - Throws: the response's failure; `CancellationError` when it was cancelled.
+    @inlinable
     public var value: Value {
         get throws { try waitForResult(deadline: nil)!.get() }
     }
@@ -44,6 +45,7 @@ extension Response {
     /// The failure, waiting until the response is done; `nil` when it succeeded.
     ///
     /// Waits like ``value``, on the main thread too.
+    @inlinable
     public var error: (any Error)? {
         if case .failure(let error) = waitForResult(deadline: nil)! { return error }
         return nil
@@ -52,6 +54,7 @@ extension Response {
     /// The result, waiting until the response is done.
     ///
     /// Waits like ``value``, on the main thread too.
+    @inlinable
     public var result: Result<Value, any Error> {
         waitForResult(deadline: nil)!
     }
@@ -112,6 +115,7 @@ extension Response {
     /// handed out (a response wakes its waiters in registration order, so the wait ends when its
     /// own waiter is woken, not when the response is done), and then runs ResponseKit's main-queue
     /// jobs enqueued so far, oldest first: those deliveries, and anything queued before them.
+    @inlinable
     func waitForResult(deadline: UInt64?) -> Result<Value, any Error>? {
         if let finished = deliveredResult {
             // Every callback is handed out: what is left is to run the main-queue jobs, when the
@@ -120,7 +124,7 @@ extension Response {
             MainQueueJobs.runJobsEnqueuedSoFarIfOnMainQueue()
             return finished
         }
-        let place = BlockingWait<Value>.Place.current
+        let place = BlockingWait.Place.current
         // Done but still delivering: off the main queue nothing is left to settle; and a read
         // inside that very delivery (one of its callbacks reads it) must not wait for it, since
         // the delivery goes on only once the read returns.
@@ -162,13 +166,15 @@ extension Response {
 
     /// Whether this thread is completing the response now: the read runs inside its completion
     /// (a cancellation handler, or a callback, reads it).
-    private var isBeingCompletedOnThisThread: Bool {
+    @usableFromInline
+    var isBeingCompletedOnThisThread: Bool {
         rk_is_delivering(UInt(bitPattern: ObjectIdentifier(self)))
     }
 
     /// The result of a response whose delivery has handed out every callback registered before
     /// the read, after running the main-queue jobs enqueued so far when `place` is on the main queue.
-    private func settled(on place: BlockingWait<Value>.Place) -> Result<Value, any Error>? {
+    @inlinable
+    func settled(on place: BlockingWait.Place) -> Result<Value, any Error>? {
         if place.isOnMainQueue { MainQueueJobs.runJobsEnqueuedSoFar() }
         return checkResult()
     }

@@ -179,6 +179,7 @@ enum MainQueueJobs {
     ///
     /// Cheap when there is nothing to do: one relaxed load when no drain is scheduled, without
     /// asking Dispatch where the caller runs.
+    @usableFromInline
     static func runJobsEnqueuedSoFarIfOnMainQueue() {
         guard rk_main_jobs_maybe_pending(), MainQueue.isCurrent else { return }
         runJobsEnqueuedSoFar()
@@ -190,6 +191,7 @@ enum MainQueueJobs {
     ///
     /// Not one job more: jobs enqueued meanwhile (by the jobs it runs, or by other threads) are
     /// left to the main queue's own drain, so a read never loops on work that feeds itself.
+    @usableFromInline
     static func runJobsEnqueuedSoFar() {
         let target = state.withLock { $0.enqueuedCount }
         MainActor.assumeIsolated {

@@ -138,6 +138,7 @@ extension Response: ClaimHolder {
     /// which cancels nothing of its own; but when a derived response or a task let go wanting
     /// the response cancelled while this read still waited, the read was the last to let go, and
     /// that cancellation happens now.
+    @usableFromInline
     func releaseReaderClaim() {
         guard !isDone else { return }
         if releaseClaimDecidingCancel(wantsCancel: false), !isDone { cancel() }
