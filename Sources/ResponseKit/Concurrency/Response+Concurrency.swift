@@ -25,11 +25,15 @@ extension Response {
     /// response is cancelled too, so its work can stop. A task cancelled before it awaits a response that is already done gets
     /// the result.
     ///
+    /// **Isolation.** It runs on the caller's actor (`nonisolated(nonsending)`): awaiting from the
+    /// main actor does not hop to the global executor and back, and the task resumes where it
+    /// awaited.
+    ///
     /// - Returns: the value.
     /// - Throws: the response's failure, or `CancellationError` when the task was cancelled.
     @inlinable  // specialised for the caller's value type: unspecialised, an await spent a third of
     // its instructions looking up generic metadata (Benchmarks/README.md, W8)
-    public func get() async throws -> Value {
+    nonisolated(nonsending) public func get() async throws -> Value {
         if let result = checkResult() { return try result.get() }
         addClaim()
         let waiter = AwaitingTask()
@@ -59,7 +63,7 @@ extension Response {
     /// Cancellation works as for ``get()``; a cancelled task gets `.failure(CancellationError())`.
     ///
     /// - Returns: the result.
-    public func getResult() async -> Result<Value, any Error> {
+    nonisolated(nonsending) public func getResult() async -> Result<Value, any Error> {
         do {
             return .success(try await get())
         } catch {
