@@ -18,7 +18,10 @@ enum W2ResolvedThenObserve {
             alternatives: [
                 Variant(name: "generic final class + Mutex<closure?>", role: .alternative) {
                     genericFloor(operations: $0)
-                }
+                },
+                Variant(name: "final class, lock-free read when resolved", role: .alternative) {
+                    lockFreeReadFloor(operations: $0)
+                },
             ]
         )
     }
@@ -48,6 +51,17 @@ enum W2ResolvedThenObserve {
             }
         }
         tally.expect(count: operations, total: Tally.sum(ofFirst: operations), in: "W2 floor")
+        return nanoseconds
+    }
+
+    static func lockFreeReadFloor(operations: Int) -> Double {
+        let tally = Tally()
+        let nanoseconds = Stopwatch.nanosecondsPerOperation(operations) {
+            for index in 0..<operations {
+                LockFreeReadPromise.resolved(index).observe { tally.add($0) }
+            }
+        }
+        tally.expect(count: operations, total: Tally.sum(ofFirst: operations), in: "W2 lock-free read floor")
         return nanoseconds
     }
 
