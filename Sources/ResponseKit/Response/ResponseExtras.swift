@@ -4,26 +4,33 @@
 /// Only reached through ``ResponseStateMachine``, under the response's lock, or after completion
 /// handed it to the completing thread alone (``ResponseLinks``): never shared between threads
 /// without the lock.
+///
+/// Its variables go without Swift's run-time exclusivity checks, which cost a thread-local lookup
+/// and an access-set entry per access: W9's completion made five of them (about a sixth of the
+/// async bridge's instructions, Benchmarks/README.md). No two accesses can overlap: every access
+/// happens under the response's lock (or on the one thread a completion handed the extras to),
+/// and the only code that can run during one is a deinit released by an assignment, which
+/// cannot reach these variables without that same lock (taking it there would deadlock first).
 @usableFromInline
 final class ResponseExtras {
     /// Where callbacks run, when that is not the main queue or inline (which the response's own
     /// bits say, without an allocation).
     @usableFromInline let executor: ResponseExecutor?
     /// The first response this one holds a claim on, once the extras exist.
-    @usableFromInline var upstream: ResponseUpstream?
+    @usableFromInline @exclusivity(unchecked) var upstream: ResponseUpstream?
     /// The work's first handler for ``Response/cancel()``: most work registers one (the async
     /// bridge's task, a wrapped call's handle), which then costs no array.
-    @usableFromInline var cancellationHandler: (@Sendable () -> Void)?
+    @usableFromInline @exclusivity(unchecked) var cancellationHandler: (@Sendable () -> Void)?
     /// The work's handlers for ``Response/cancel()`` after the first, in registration order.
-    @usableFromInline var cancellationHandlers: [@Sendable () -> Void] = []
+    @usableFromInline @exclusivity(unchecked) var cancellationHandlers: [@Sendable () -> Void] = []
     /// Claims beyond the first (a combinator waits on many responses).
-    @usableFromInline var upstreams: [any ClaimHolder] = []
+    @usableFromInline @exclusivity(unchecked) var upstreams: [any ClaimHolder] = []
     /// Callbacks registered while the completing thread delivered: a ``ResponseLateCallbacks``
     /// of the response's value type (kept apart, so that this class is not generic and telling it
     /// from an upstream is one comparison).
-    @usableFromInline var late: AnyObject?
+    @usableFromInline @exclusivity(unchecked) var late: AnyObject?
     /// The work's progress, once reported or observed (see `Response+Progress.swift`).
-    @usableFromInline var progress: ProgressChannel?
+    @usableFromInline @exclusivity(unchecked) var progress: ProgressChannel?
 
     @inlinable
     init(executor: ResponseExecutor?) {
