@@ -127,8 +127,10 @@ public struct LatencyHistogram: Sendable, Hashable {
         guard !isEmpty else { return 0 }
         let clamped = Swift.min(Swift.max(percentile.isNaN ? 0 : percentile, 0), 100)
         guard clamped > 0 else { return minimumNanoseconds }
-        // Nearest rank: the smallest value with at least this many values at or below it.
-        let rank = Swift.max(1, UInt64((clamped / 100 * Double(count)).rounded(.up)))
+        // Nearest rank: the smallest value with at least this many values at or below it. The
+        // tolerance keeps p99.9 of 1,000 values at rank 999, where 99.9 / 100 × 1,000 computes as
+        // 999.0000000000001.
+        let rank = Swift.max(1, UInt64((clamped / 100 * Double(count) * (1 - 1e-12)).rounded(.up)))
         guard rank < count else { return maximumNanoseconds }
         var seen: UInt64 = 0
         for (index, bucketCount) in counts.enumerated() {

@@ -3,7 +3,7 @@ import ResponseKitLoad
 /// The nearest-rank percentile of `values`, exactly: what the histogram approximates.
 func exactPercentile(_ percentile: Double, of values: [Duration]) -> Duration {
     let sorted = values.sorted()
-    let rank = max(1, Int((percentile / 100 * Double(sorted.count)).rounded(.up)))
+    let rank = max(1, Int((percentile / 100 * Double(sorted.count) * (1 - 1e-12)).rounded(.up)))
     return sorted[min(rank, sorted.count) - 1]
 }
 
