@@ -117,7 +117,7 @@ package.targets += [
         name: "ExampleSupport", dependencies: ["ResponseKit"], path: "Examples/ExampleSupport/Sources/ExampleSupport"),
     .testTarget(
         name: "ExampleSupportTests",
-        dependencies: ["ExampleSupport", "ResponseKit", "ResponseKitTesting", "ExecutableRun"],
+        dependencies: ["ExampleSupport", "ResponseKit", "ResponseKitTesting", "ResponseKitLoad", "ExecutableRun"],
         path: "Examples/ExampleSupport/Tests/ExampleSupportTests"
     ),
 ]
@@ -126,6 +126,11 @@ package.targets += example("SignIn")
 package.targets += example("Cities")
 package.targets += example("Authentication")
 package.targets += example("CleanSwiftScene")
+// The demo's interactors under the load driver: `swift run -c release ResponseKitDemoLoad signin`.
+package.targets += example(
+    "ResponseKitDemoLoad",
+    dependencies: ["ResponseKitLoad", "ResponseKitDemoCore", "SignInCore", "CitiesCore", "AuthenticationCore"]
+)
 
 // The demo app behind `swift run ResponseKitDemo` brings the examples together: its layers live in
 // ResponseKitDemoCore (the executable target's own folder, Examples/ResponseKitDemo, holds only
