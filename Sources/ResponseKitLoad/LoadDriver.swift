@@ -2,7 +2,7 @@ import ResponseKit
 
 /// Puts an interactor under load and reports its throughput and latency percentiles.
 ///
-/// Point it at any function that returns a ``ResponseKit/Response``, pick how the requests
+/// Point it at any function that returns a ResponseKit `Response`, pick how the requests
 /// arrive and for how long, and read the ``LoadReport``:
 ///
 /// <!-- example: fragment -->
@@ -42,7 +42,7 @@ import ResponseKit
 /// `run` returns at once; the first requests are made from a job on the clock's scheduler
 /// (a global queue for ``LoadClock/system``). In a closed loop each later request is made by the
 /// callback that received the previous answer, on the executor of the interactor's response
-/// (the main queue for a default ``ResponseKit/Response/pending(on:file:line:)``; keep it
+/// (the main queue for a default `Response.pending()`; keep it
 /// serviced, as a blocking read on the main thread does). In an open loop the clock's timer jobs
 /// make them. The request function must therefore be safe to call from any thread; it is
 /// `@Sendable`.
@@ -136,7 +136,7 @@ public struct LoadDriver: Sendable {
     /// Runs `request` under load; each call gets the request's number, from 0 (warm-up included).
     ///
     /// - Parameters:
-    ///   - executor: where the report's callbacks run; ``ResponseKit/ResponseExecutor/main`` by default.
+    ///   - executor: where the report's callbacks run; `.main` by default.
     ///   - request: makes one request: calls the interactor and returns its response.
     /// - Returns: a response that succeeds with the report once the last answer is in (or the
     ///   drain timeout has passed). Cancelling it stops the run: no more requests are made, those
@@ -166,7 +166,7 @@ public struct LoadDriver: Sendable {
     /// Runs `request` under load.
     ///
     /// - Parameters:
-    ///   - executor: where the report's callbacks run; ``ResponseKit/ResponseExecutor/main`` by default.
+    ///   - executor: where the report's callbacks run; `.main` by default.
     ///   - request: makes one request: calls the interactor and returns its response.
     /// - Returns: a response that succeeds with the report once the last answer is in (or the
     ///   drain timeout has passed).

@@ -35,7 +35,7 @@ public struct LoadReport: Sendable, Hashable {
     /// The latencies of the answers.
     public let latencies: LatencyHistogram
     /// Answers by the executor they came back on (`main`, `immediate`, `queue(label)`), as
-    /// ``ResponseKit/ResponseExecutor`` names it.
+    /// `ResponseExecutor` names it.
     public let executors: [String: Int]
 
     /// Makes a report; the driver makes them, tests and tools that merge reports may too.
