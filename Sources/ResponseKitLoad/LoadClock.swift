@@ -12,6 +12,18 @@ import ResponseKit
 /// ```swift
 /// let scheduler = ManualScheduler()
 /// let clock = LoadClock(scheduler: scheduler, now: { scheduler.now })
+/// // A fake interactor: each answer takes 20 ms of the scheduler's time.
+/// let fake: @Sendable (Int) -> Response<Int> = { number in
+///     let (response, resolver) = Response<Int>.pending(on: .immediate)
+///     _ = scheduler.schedule(after: .milliseconds(20)) { resolver.succeed(number) }
+///     return response
+/// }
+///
+/// let driver = LoadDriver(.closedLoop(inFlight: 4), for: .requests(100), clock: clock, progress: .silent)
+/// let report = driver.run(on: .immediate, fake)
+/// scheduler.advance(by: .seconds(1))   // 25 rounds of 20 ms: done at 500 ms
+/// #expect(try report.value.latencies.maximum == .milliseconds(20))
+/// #expect(try report.value.throughput == 200)
 /// ```
 @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
 public struct LoadClock: Sendable {

@@ -41,10 +41,9 @@ import ResponseKit
 ///
 /// `run` returns at once; the first requests are made from a job on the clock's scheduler
 /// (a global queue for ``LoadClock/system``). In a closed loop each later request is made by the
-/// callback that received the previous answer, on the executor of the interactor's response
-/// (the main queue for a default `Response.pending()`; keep it
-/// serviced, as a blocking read on the main thread does). In an open loop the clock's timer jobs
-/// make them. The request function must therefore be safe to call from any thread; it is
+/// callback that received the previous answer, on the executor of the interactor's response (the
+/// main queue for a default `Response.pending()`: keep it serviced, as `dispatchMain()` or a
+/// blocking read on the main thread does). In an open loop the clock's timer jobs make them. The request function must therefore be safe to call from any thread; it is
 /// `@Sendable`.
 ///
 /// ## The driver's own cost
