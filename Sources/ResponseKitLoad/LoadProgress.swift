@@ -128,16 +128,3 @@ private final class ProgressLine: Sendable {
         }
     }
 }
-
-extension BinaryInteger {
-    /// The number with a comma between groups of three digits: `1,234,567`.
-    var grouped: String {
-        let digits = String(magnitude)
-        var result = ""
-        for (offset, digit) in digits.enumerated() {
-            if offset > 0, (digits.count - offset) % 3 == 0 { result.append(",") }
-            result.append(digit)
-        }
-        return self < 0 ? "-" + result : result
-    }
-}
