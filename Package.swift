@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "ResponseKit", targets: ["ResponseKit"]),
         .library(name: "ResponseKitTesting", targets: ["ResponseKitTesting"]),
         .library(name: "ResponseKitServices", targets: ["ResponseKitServices"]),
+        .library(name: "ResponseKitLoad", targets: ["ResponseKitLoad"]),
         // Only the libraries: a package that depends on ResponseKit sees nothing else. The demo,
         // the benchmarks and the stress run stay runnable here with `swift run <target>`.
     ],
@@ -24,6 +25,10 @@ let package = Package(
         .target(name: "ResponseKitServices", dependencies: ["ResponseKit", "CResponseKitServices"]),
         // ServiceRunner's signal handler and self-pipe, in C: a signal handler must be async-signal-safe.
         .target(name: "CResponseKitServices"),
+        // A load driver for your own interactors: closed or open loop, latency percentiles. A
+        // product of its own, not part of ResponseKitTesting, because that one links XCTest and
+        // Testing, which an executable that runs a load (a server, a tool) must not need.
+        .target(name: "ResponseKitLoad", dependencies: ["ResponseKit"]),
 
         .executableTarget(
             name: "ResponseKitDemo",
@@ -65,6 +70,8 @@ let package = Package(
             dependencies: ["ResponseKit", "ResponseKitTesting", "ResponseKitFixture", "ExecutableRun"]
         ),
         .testTarget(name: "ResponseKitTestingTests", dependencies: ["ResponseKit", "ResponseKitTesting"]),
+        .testTarget(
+            name: "ResponseKitLoadTests", dependencies: ["ResponseKit", "ResponseKitLoad", "ResponseKitTesting"]),
         .testTarget(
             name: "ResponseKitServicesTests",
             dependencies: ["ResponseKit", "ResponseKitTesting", "ResponseKitServices", "ServiceRunnerFixture"]
@@ -110,7 +117,7 @@ package.targets += [
         name: "ExampleSupport", dependencies: ["ResponseKit"], path: "Examples/ExampleSupport/Sources/ExampleSupport"),
     .testTarget(
         name: "ExampleSupportTests",
-        dependencies: ["ExampleSupport", "ResponseKit", "ResponseKitTesting", "ExecutableRun"],
+        dependencies: ["ExampleSupport", "ResponseKit", "ResponseKitTesting", "ResponseKitLoad", "ExecutableRun"],
         path: "Examples/ExampleSupport/Tests/ExampleSupportTests"
     ),
 ]
@@ -119,6 +126,11 @@ package.targets += example("SignIn")
 package.targets += example("Cities")
 package.targets += example("Authentication")
 package.targets += example("CleanSwiftScene")
+// The demo's interactors under the load driver: `swift run -c release ResponseKitDemoLoad signin`.
+package.targets += example(
+    "ResponseKitDemoLoad",
+    dependencies: ["ResponseKitLoad", "ResponseKitDemoCore", "SignInCore", "CitiesCore", "AuthenticationCore"]
+)
 
 // The demo app behind `swift run ResponseKitDemo` brings the examples together: its layers live in
 // ResponseKitDemoCore (the executable target's own folder, Examples/ResponseKitDemo, holds only

@@ -1,6 +1,7 @@
 import ExampleSupport
 import ExecutableRun
 import Foundation
+import ResponseKitLoad
 import ResponseKitTesting
 import Testing
 
@@ -12,6 +13,7 @@ import Testing
 struct ExecutablesUsageTests {
     static let executables = [
         "ResponseKitDemo", "RegisterActivation", "SignIn", "Cities", "Authentication", "CleanSwiftScene",
+        "ResponseKitDemoLoad",
     ]
 
     @Test(arguments: executables)
@@ -54,5 +56,18 @@ struct ExecutablesUsageTests {
             run.standardError.hasPrefix(
                 "ResponseKitDemo: cannot keep data in \(directory.path("plain/demo")) "
                     + "(mkdir \(directory.path("plain")): Not a directory); nothing was started or saved."))
+    }
+
+    @Test func theLoadDemo_printsItsReport_asATableOrAsJSON() throws {
+        let table = try ExecutableRun("ResponseKitDemoLoad", ["echo", "--requests", "1000", "--warm-up", "0"])
+        let json = try ExecutableRun("ResponseKitDemoLoad", ["echo", "--requests", "1000", "--warm-up", "0", "--json"])
+
+        #expect(table.status == 0)
+        #expect(table.standardOutput.hasPrefix("mode         closed loop, 64 in flight\nlength       1,000 requests\n"))
+        #expect(table.standardOutput.contains("answers on   immediate 100 %"))
+        #expect(table.standardError.isEmpty)  // no progress line: standard error is a file here
+        #expect(json.status == 0)
+        let report = try JSONDecoder().decode(LoadReport.self, from: Data(json.standardOutput.utf8))
+        #expect(report.completed == 1_000)
     }
 }

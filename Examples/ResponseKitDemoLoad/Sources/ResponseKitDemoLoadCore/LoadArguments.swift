@@ -1,0 +1,124 @@
+import ExampleSupport
+import ResponseKit
+import ResponseKitLoad
+
+/// The command line of `ResponseKitDemoLoad`.
+public struct LoadArguments: Equatable, Sendable {
+    /// How to call the executable.
+    public static let usage = """
+        usage: ResponseKitDemoLoad signin|add-city|echo [--in-flight N | --rate N]
+                                   [--duration SECONDS | --requests N] [--warm-up SECONDS]
+                                   [--latency MS] [--on main|immediate] [--data-dir DIR] [--json]
+          Puts one of the demo's interactors under load; prints throughput and latency percentiles.
+            signin    the demo's sign-in: AuthInteractor over the decorated authentication use case,
+                      its fake backend answering after --latency MS per request (default 10), the
+                      token saved to a 0600 file each time
+            add-city  the demo's AddCity over its JSON file: each request adds "City <n>" and
+                      rewrites the file (fsync), one at a time
+            echo      answers at once, on --on main or immediate (default): the driver's own cost
+          --in-flight N keeps N requests pending (a closed loop; default 64); --rate N starts N a
+          second whether or not earlier ones are answered (an open loop: latency counts from each
+          request's intended start). Measures for --duration SECONDS (default 5) or --requests N,
+          after --warm-up SECONDS (default 1) that is not counted. Files go to DIR (default: a
+          temporary directory, removed at the end). --json prints the report as JSON.
+        """
+
+    /// What is put under load.
+    public enum Target: String, Equatable, Sendable, CaseIterable {
+        /// The demo's sign-in.
+        case signIn = "signin"
+        /// The demo's AddCity.
+        case addCity = "add-city"
+        /// An interactor that answers at once.
+        case echo
+    }
+
+    /// What is put under load.
+    public var target: Target
+    /// How the requests arrive.
+    public var mode = LoadDriver.Mode.closedLoop(inFlight: 64)
+    /// How long the measured part lasts.
+    public var length = LoadDriver.Length.duration(.seconds(5))
+    /// How long the warm-up lasts.
+    public var warmUp = LoadDriver.Length.duration(.seconds(1))
+    /// The fake authentication backend's latency per request, for `signin`.
+    public var latency = Duration.milliseconds(10)
+    /// Where `echo` answers.
+    public var answersOnMain = false
+    /// Where `signin` and `add-city` keep their files; `nil` for a temporary directory.
+    public var dataDirectory: String?
+    /// Whether to print JSON rather than a table.
+    public var json = false
+
+    /// Makes arguments with the defaults.
+    ///
+    /// - Parameter target: what is put under load.
+    public init(target: Target) {
+        self.target = target
+    }
+
+    /// Reads the arguments after the program name.
+    ///
+    /// - Parameter arguments: the command-line arguments after the program name.
+    /// - Returns: the arguments, help, or what is wrong.
+    public static func parse(_ arguments: [String]) -> CommandLineRequest<LoadArguments> {
+        if arguments.contains(where: { $0 == "-h" || $0 == "--help" }) { return .help }
+        var remaining = arguments[...]
+        guard let first = remaining.popFirst() else { return .invalid("say what to load: signin, add-city or echo") }
+        guard let target = Target(rawValue: first) else {
+            return .invalid(first.hasPrefix("-") ? "unknown option \(first)" : "unknown target \(first)")
+        }
+        var parsed = LoadArguments(target: target)
+        while let option = remaining.popFirst() {
+            let value = remaining.first
+            func number(atLeast minimum: Double) -> Double? {
+                guard let value, let number = Double(value), number.isFinite, number >= minimum else { return nil }
+                remaining.removeFirst()
+                return number
+            }
+            switch option {
+            case "--in-flight":
+                guard let count = number(atLeast: 1), count == count.rounded() else {
+                    return .invalid("--in-flight needs a whole number of requests, 1 or more")
+                }
+                parsed.mode = .closedLoop(inFlight: Int(count))
+            case "--rate":
+                guard let rate = number(atLeast: .leastNonzeroMagnitude) else {
+                    return .invalid("--rate needs a number of requests a second, more than 0")
+                }
+                parsed.mode = .openLoop(perSecond: rate)
+            case "--duration":
+                guard let seconds = number(atLeast: 0) else { return .invalid("--duration needs seconds, such as 5") }
+                parsed.length = .duration(.seconds(seconds))
+            case "--requests":
+                guard let count = number(atLeast: 1), count == count.rounded() else {
+                    return .invalid("--requests needs a whole number, 1 or more")
+                }
+                parsed.length = .requests(Int(count))
+            case "--warm-up":
+                guard let seconds = number(atLeast: 0) else { return .invalid("--warm-up needs seconds, such as 1") }
+                parsed.warmUp = .duration(.seconds(seconds))
+            case "--latency":
+                guard let milliseconds = number(atLeast: 0) else {
+                    return .invalid("--latency needs milliseconds, such as 10")
+                }
+                parsed.latency = .milliseconds(milliseconds)
+            case "--on":
+                guard let executor = remaining.popFirst(), ["main", "immediate"].contains(executor) else {
+                    return .invalid("--on needs main or immediate")
+                }
+                parsed.answersOnMain = executor == "main"
+            case "--data-dir":
+                guard let directory = remaining.popFirst(), !directory.isEmpty else {
+                    return .invalid("--data-dir needs a directory")
+                }
+                parsed.dataDirectory = directory
+            case "--json":
+                parsed.json = true
+            default:
+                return .invalid(option.hasPrefix("-") ? "unknown option \(option)" : "unexpected argument \(option)")
+            }
+        }
+        return .run(parsed)
+    }
+}

@@ -1,0 +1,73 @@
+import ExampleSupport
+import ResponseKitDemoLoadCore
+import ResponseKitLoad
+import Testing
+
+struct LoadArgumentsTests {
+    @Test func aTargetAlone_runsA5SecondClosedLoopWith64InFlight_afterA1SecondWarmUp() {
+        #expect(LoadArguments.parse(["signin"]) == .run(LoadArguments(target: .signIn)))
+        let defaults = LoadArguments(target: .signIn)
+        #expect(defaults.mode == .closedLoop(inFlight: 64))
+        #expect(defaults.length == .duration(.seconds(5)))
+        #expect(defaults.warmUp == .duration(.seconds(1)))
+        #expect(defaults.latency == .milliseconds(10))
+        #expect(!defaults.json && !defaults.answersOnMain && defaults.dataDirectory == nil)
+    }
+
+    @Test func everyOption_isRead() {
+        var expected = LoadArguments(target: .addCity)
+        expected.mode = .openLoop(perSecond: 250.5)
+        expected.length = .requests(2_000)
+        expected.warmUp = .duration(.milliseconds(500))
+        expected.latency = .milliseconds(3)
+        expected.answersOnMain = true
+        expected.dataDirectory = "/tmp/load"
+        expected.json = true
+
+        let parsed = LoadArguments.parse([
+            "add-city", "--rate", "250.5", "--requests", "2000", "--warm-up", "0.5", "--latency", "3", "--on", "main",
+            "--data-dir", "/tmp/load", "--json",
+        ])
+
+        #expect(parsed == .run(expected))
+    }
+
+    @Test func theLastModeAndLength_win() {
+        var expected = LoadArguments(target: .echo)
+        expected.mode = .closedLoop(inFlight: 8)
+        expected.length = .duration(.seconds(2))
+
+        let parsed = LoadArguments.parse([
+            "echo", "--rate", "10", "--in-flight", "8", "--requests", "5", "--duration", "2",
+        ])
+
+        #expect(parsed == .run(expected))
+    }
+
+    @Test(
+        arguments: [
+            ([], "say what to load: signin, add-city or echo"),
+            (["login"], "unknown target login"),
+            (["--json"], "unknown option --json"),
+            (["echo", "--bogus"], "unknown option --bogus"),
+            (["echo", "extra"], "unexpected argument extra"),
+            (["echo", "--in-flight", "0"], "--in-flight needs a whole number of requests, 1 or more"),
+            (["echo", "--in-flight", "2.5"], "--in-flight needs a whole number of requests, 1 or more"),
+            (["echo", "--rate", "0"], "--rate needs a number of requests a second, more than 0"),
+            (["echo", "--rate"], "--rate needs a number of requests a second, more than 0"),
+            (["echo", "--duration", "-1"], "--duration needs seconds, such as 5"),
+            (["echo", "--requests", "0"], "--requests needs a whole number, 1 or more"),
+            (["echo", "--warm-up", "soon"], "--warm-up needs seconds, such as 1"),
+            (["echo", "--latency", "nan"], "--latency needs milliseconds, such as 10"),
+            (["echo", "--on", "queue"], "--on needs main or immediate"),
+            (["echo", "--data-dir"], "--data-dir needs a directory"),
+        ] as [([String], String)])
+    func aWrongCommandLine_saysWhatIsWrong(arguments: [String], problem: String) {
+        #expect(LoadArguments.parse(arguments) == .invalid(problem))
+    }
+
+    @Test func help_winsWherever_itIs() {
+        #expect(LoadArguments.parse(["echo", "--rate", "5", "-h"]) == .help)
+        #expect(LoadArguments.parse(["--help"]) == .help)
+    }
+}
