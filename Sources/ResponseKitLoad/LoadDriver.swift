@@ -98,8 +98,10 @@ public struct LoadDriver: Sendable {
     ///   - clock: where the time comes from; real time by default, a `ManualScheduler` in tests.
     ///   - progress: what to say while running; by default a line on standard error, once a
     ///     second, when it is a terminal.
-    /// - Precondition: `inFlight` is at least 1; `perSecond` is positive and finite; request
-    ///   counts and durations are not negative.
+    ///
+    /// A configuration that cannot run (no request in flight, a rate that is not positive and
+    /// finite, a negative count or duration) is not a crash: ``run(on:_:)-(_,(Int)->Response<Value>)``
+    /// returns a response failed with ``InvalidConfiguration``, which says what is wrong.
     public init(
         _ mode: Mode,
         for length: Length,
@@ -108,22 +110,6 @@ public struct LoadDriver: Sendable {
         clock: LoadClock = .system,
         progress: LoadProgress = .standardError
     ) {
-        switch mode {
-        case .closedLoop(let inFlight):
-            precondition(inFlight >= 1, "LoadDriver: .closedLoop(inFlight: \(inFlight)) needs at least 1 in flight")
-        case .openLoop(let perSecond):
-            precondition(
-                perSecond > 0 && perSecond.isFinite,
-                "LoadDriver: .openLoop(perSecond: \(perSecond)) needs a positive, finite rate")
-        }
-        for part in [length, warmUp] {
-            switch part {
-            case .duration(let duration):
-                precondition(duration >= .zero, "LoadDriver: .duration(\(duration)) cannot be negative")
-            case .requests(let count):
-                precondition(count >= 0, "LoadDriver: .requests(\(count)) cannot be negative")
-            }
-        }
         self.mode = mode
         self.length = length
         self.warmUp = warmUp
@@ -178,9 +164,46 @@ public struct LoadDriver: Sendable {
         run(on: executor) { (_: Int) in request() }
     }
 
+    /// Why a driver cannot run: the reason names the value at fault, as in
+    /// `.closedLoop(inFlight: 0) needs at least 1 in flight`.
+    public struct InvalidConfiguration: Error, Hashable, CustomStringConvertible {
+        /// What is wrong, and with which value.
+        public let reason: String
+
+        /// The reason, prefixed with the type's name.
+        public var description: String { "LoadDriver: \(reason)" }
+    }
+
+    /// What is wrong with this configuration, or `nil` when it can run.
+    var configurationProblem: InvalidConfiguration? {
+        switch mode {
+        case .closedLoop(let inFlight) where inFlight < 1:
+            return InvalidConfiguration(reason: ".closedLoop(inFlight: \(inFlight)) needs at least 1 in flight")
+        case .openLoop(let perSecond) where !(perSecond > 0 && perSecond.isFinite):
+            return InvalidConfiguration(reason: ".openLoop(perSecond: \(perSecond)) needs a positive, finite rate")
+        default:
+            break
+        }
+        for part in [length, warmUp] {
+            switch part {
+            case .duration(let duration) where duration < .zero:
+                return InvalidConfiguration(reason: ".duration(\(duration)) cannot be negative")
+            case .requests(let count) where count < 0:
+                return InvalidConfiguration(reason: ".requests(\(count)) cannot be negative")
+            default:
+                continue
+            }
+        }
+        if drainTimeout < .zero {
+            return InvalidConfiguration(reason: "drainTimeout \(drainTimeout) cannot be negative")
+        }
+        return nil
+    }
+
     /// Starts a run whose requests `makeRequest` makes.
     @usableFromInline
     func start(on executor: ResponseExecutor, _ makeRequest: @escaping LoadRun.MakeRequest) -> Response<LoadReport> {
+        if let configurationProblem { return .failed(configurationProblem, on: executor) }
         let (report, resolver) = Response<LoadReport>.pending(on: executor)
         let run = LoadRun(driver: self, makeRequest: makeRequest, resolver: resolver)
         resolver.onCancel { run.stop() }
