@@ -32,9 +32,10 @@ enum W7InteractorThroughput {
             warmsUp: servicing.warmsUpInProcess,
             target: .ratio(1.3),
             // Measured 5 with many in flight (the response, its job, the body's and the callback's
-            // closures, the `DispatchQueue.global()` wrapper) and 6-8 with one (a main-queue hop
-            // per answer); Dispatch's own allocations (thread wake-ups) vary with timing: a margin.
-            allocationBudget: inFlight == 1 ? 10 : 7,
+            // closures, the `DispatchQueue.global()` wrapper). With one in flight every answer is a
+            // main-queue hop of its own, and Dispatch's allocations for thread wake-ups vary with
+            // timing: 6 to 15 in CI's ten-request smoke run.
+            allocationBudget: inFlight == 1 ? 20 : 7,
             responseKit: servicing.variant("ResponseKit interactor", role: .responseKit, of: id) { requests in
                 work(requests, inFlight: inFlight, in: "W7 ResponseKit") { request, loop in
                     DoublingInteractor().execute(request).mainActor.onCompletion { loop.receive($0) }
