@@ -27,9 +27,12 @@ enum W8AwaitResponse {
             },
             floor: Variant(name: "IntPromise + withUnsafeContinuation", role: .floor) { floor(operations: $0) },
             alternatives: [
+                Variant(name: "the floor, cancellable (withTaskCancellationHandler)", role: .alternative) {
+                    cancellableFloor(operations: $0)
+                },
                 Variant(name: "await Task.detached { }.value", role: .alternative) {
                     W4BlockingRoundTrip.taskValue(operations: $0)
-                }
+                },
             ]
         )
     }
@@ -76,6 +79,33 @@ enum W8AwaitResponse {
             return (nanoseconds, total)
         }
         precondition(total == Tally.sum(ofFirst: operations), "W8 floor: wrong total \(total)")
+        return nanoseconds
+    }
+
+    /// The floor with what `get()` also does: a cancelled task stops waiting. The hand-written
+    /// await then needs Swift's cancellation handler around its continuation, as `get()` has; it
+    /// shows how much of W8's ratio is the price of cancellation rather than ResponseKit's own.
+    /// (Its handler has nothing to undo: `IntPromise` cannot drop a callback, so a cancelled
+    /// await here would still be resumed by the value; no variant is cancelled in W8.)
+    static func cancellableFloor(operations: Int) -> Double {
+        let (nanoseconds, total) = Elsewhere.inTask {
+            let queue = DispatchQueue.global()
+            var total = 0
+            let nanoseconds = await Stopwatch.nanosecondsPerOperation(operations) {
+                for index in 0..<operations {
+                    let (promise, resolver) = IntResolver.pending()
+                    queue.async { resolver.resolve(index) }
+                    total &+= await withTaskCancellationHandler {
+                        await withUnsafeContinuation { continuation in
+                            promise.observe { continuation.resume(returning: $0) }
+                        }
+                    } onCancel: {
+                    }
+                }
+            }
+            return (nanoseconds, total)
+        }
+        precondition(total == Tally.sum(ofFirst: operations), "W8 cancellable floor: wrong total \(total)")
         return nanoseconds
     }
 }
