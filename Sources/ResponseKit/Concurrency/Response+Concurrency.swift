@@ -108,15 +108,17 @@ extension Response {
         _ operation: sending @escaping @isolated(any) () async throws -> Value
     ) {
         self.init(pendingOn: executor, file: file, line: line)
-        let resolver = Resolver(self)
-        let task = Task(priority: priority) {
+        // No resolver (nor its handle, an allocation), as for `Response(on:)`: the task holds the
+        // response, and Swift runs every task it makes to its end, so the response cannot be
+        // abandoned; a cancellation that wins the race keeps its result.
+        let task = Task(priority: priority) { [self] in
             do {
-                resolver.resolveIfPending(with: .success(try await operation()))
+                finish(with: .success(try await operation()), how: .racing)
             } catch {
-                resolver.resolveIfPending(with: .failure(error))
+                finish(with: .failure(error), how: .racing)
             }
         }
-        resolver.onCancel { task.cancel() }
+        addCancellationHandler { task.cancel() }
     }
 }
 
