@@ -5,8 +5,7 @@ import Testing
 @testable import ResponseKit
 
 /// `Response(on: queue) { … }` sends its work to Dispatch as one job through `dispatch_async_f`
-/// (`DispatchJob`), and a job whose response delivers on `.main` is released on the main queue,
-/// which made it (`MainQueueJobs.release`).
+/// (`DispatchJob`), not as a block.
 struct DispatchJobTests {
     /// The fast path is taken on this platform: if the check of where `DispatchQueue` keeps its
     /// queue failed, every job would silently fall back to `DispatchQueue.async`.
@@ -42,33 +41,6 @@ struct DispatchJobTests {
         #expect(freed.wait(timeout: .now() + 60) == .success)
     }
 
-    /// A job sent home while a drain of the main queue is scheduled is released there, after the
-    /// jobs queued before it, not on the thread that finished it.
-    @MainActor
-    @Test func aJobSentHome_isReleasedOnTheMainQueue() throws {
-        let released = Recorder<Bool>()
-        weak var weakJob: DispatchJob?
-        MainQueueJobs.enqueue {}  // a drain is scheduled: the main actor (this test) holds it back
-        let handedOver = DispatchSemaphore(value: 0)
-        do {
-            let job = ReleaseProbe(released: released)
-            weakJob = job
-            // Handed over whole, as Dispatch hands a job over: the closure keeps no reference.
-            let reference = Unmanaged.passRetained(job)
-            DispatchQueue.global().async {
-                MainQueueJobs.release(reference.takeRetainedValue())
-                handedOver.signal()
-            }
-        }
-        #expect(handedOver.wait(timeout: .now() + 60) == .success)
-        #expect(weakJob != nil)  // kept by the main queue's jobs
-        #expect(released.values.isEmpty)
-
-        MainQueueJobs.runReadyJobs()
-        #expect(weakJob == nil)
-        #expect(released.values == [true])  // released on the main queue
-    }
-
     @Test func aResponseDeliveredOnMain_finishedElsewhere_deliversOnce() async throws {
         let delivered = Recorder<Int>()
         let responses = (0..<200).map { index in Response<Int>(on: .global()) { index } }
@@ -76,21 +48,6 @@ struct DispatchJobTests {
         for response in responses { _ = try await response.get() }
         await MainActor.run { _ = MainQueueJobs.runReadyJobs() }
         #expect(delivered.values.sorted() == Array(0..<200))
-    }
-}
-
-/// A job that records, when freed, whether it was freed on the main queue.
-private final class ReleaseProbe: DispatchJob, @unchecked Sendable {
-    // @unchecked Sendable, proved: its one stored property is a `let` of a Sendable type.
-    let released: Recorder<Bool>
-
-    init(released: Recorder<Bool>) {
-        self.released = released
-        super.init { _ in false }
-    }
-
-    deinit {
-        released.record(MainQueue.isCurrent)
     }
 }
 

@@ -28,14 +28,10 @@ final class ResponseBodyJob<Value: Sendable>: DispatchJob, @unchecked Sendable {
     }
 
     /// Runs the body unless the response was cancelled, and finishes the response with its
-    /// outcome. Returns whether the job should be released on the main queue: when the
-    /// response's callbacks run there, the main queue made this job and the response, and freeing
-    /// them there keeps the allocator's per-thread cache of the main queue filled (``DispatchJob``).
+    /// outcome.
     @inlinable
-    func run() -> Bool {
-        if !response.isCancelled {
-            response.finish(with: Result(catching: body), how: .racing)
-        }
-        return response.executorKindAndLineHigh & ResponseLayout.ExecutorKind.mask == ResponseLayout.ExecutorKind.main
+    func run() {
+        guard !response.isCancelled else { return }
+        response.finish(with: Result(catching: body), how: .racing)
     }
 }

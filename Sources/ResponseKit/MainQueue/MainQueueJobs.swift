@@ -33,18 +33,6 @@ enum MainQueueJobs {
         case call(any MainQueueCall)
         /// What a batch's slot holds once its job was taken out to run: nothing to run or release.
         case taken
-        /// Nothing to run: a job that hopped to another queue and came home to be released on the
-        /// main queue, which made it (``MainQueueJobs/release(_:)``). Not a delivery.
-        case release(DispatchJob)
-
-        /// Whether the job delivers something (is not `release` or `taken`): what the report at
-        /// exit counts.
-        var isDelivery: Bool {
-            switch self {
-            case .plain, .mainActor, .call: true
-            case .release, .taken: false
-            }
-        }
 
         /// Runs the job and releases it. The caller is on the main actor: the drains enter it
         /// once per batch (`MainActor.assumeIsolated` costs an allocation and an executor check
@@ -60,7 +48,7 @@ enum MainQueueJobs {
             case .plain(let job): job()
             case .mainActor(let job): job()
             case .call(let call): call.run()
-            case .taken, .release: break
+            case .taken: break
             }
         }
     }
@@ -134,30 +122,6 @@ enum MainQueueJobs {
             DispatchQueue.main.async { drainScheduledJobs() }
         }
     }
-
-    /// Releases `job` on the main queue, after the jobs queued so far, if the main queue is about
-    /// to run anyway (a drain is scheduled) and not many jobs wait; otherwise here, at once.
-    ///
-    /// Why: a ``DispatchJob`` made on the main queue and finished elsewhere (`Response(on:
-    /// .global()) { … }` of an interactor the main queue calls) would otherwise be freed, with its
-    /// response, on the other thread. Memory freed on the thread that allocated it stays in that
-    /// thread's allocator cache; W7 under `dispatchMain()` measured the difference (Benchmarks/
-    /// README.md). Never schedules a drain of its own, so a process that stops servicing the main
-    /// queue holds at most ``releasesKeptAtMost`` jobs for it.
-    static func release(_ job: consuming DispatchJob) {
-        var job: DispatchJob? = job
-        state.withLock { state in
-            guard state.drainScheduled, state.jobs.count < releasesKeptAtMost, let home = job.take() else { return }
-            state.jobs.append(.release(home))
-            state.enqueuedCount &+= 1
-        }
-        // A job not taken is released here, outside the lock: its deinit may do anything.
-        _ = consume job
-    }
-
-    /// How many jobs may wait in the queue for a job to be released home to it (a bound on what a
-    /// main queue that is not serviced holds).
-    private static let releasesKeptAtMost = 4_096
 
     /// The scheduled drain: runs every job, then lets the next enqueue schedule another. A
     /// `DispatchQueue.main` job, so on the main actor, which it checks once for the batch.
@@ -299,12 +263,11 @@ enum MainQueueJobs {
     private static func reportJobsLeftAtExit() {
         guard
             let (queued, firstSite, serviced) = state.withLockIfAvailable({ state in
-                (state.jobs.count { $0.isDelivery }, state.firstSite, state.everServiced)
+                (state.jobs.count, state.firstSite, state.everServiced)
             })
         else { return }
         // Only the main queue touches the batch; elsewhere it may be running, so it is not read.
-        let leftInBatch =
-            MainQueue.isCurrent ? MainActor.assumeIsolated { batch[next...].count { $0.isDelivery } } : 0
+        let leftInBatch = MainQueue.isCurrent ? MainActor.assumeIsolated { batch.count - next } : 0
         let count = queued + leftInBatch
         guard count > 0 else { return }
         let site = firstSite ?? .unknown
