@@ -43,7 +43,8 @@ let package = Package(
         ),
         .executableTarget(
             name: "ResponseBenchmarks",
-            dependencies: ["ResponseKit", "CAllocationCounter"],
+            // ResponseKitDemoLoadCore: `ResponseBenchmarks load …`, the demo under the load driver.
+            dependencies: ["ResponseKit", "CAllocationCounter", "ResponseKitDemoLoadCore"],
             path: "Benchmarks/ResponseBenchmarks"
         ),
         // Counts the benchmark process's heap allocations (it defines malloc and kin on Linux),

@@ -23,6 +23,8 @@ struct Options {
     static let usage = """
         usage: ResponseBenchmarks [--smoke] [--json] [--filter ID[,ID…]]… [--repetitions N] [--operations N] [--list]
                                   [--profile responseKit|floor] [--contention THREADS]
+               ResponseBenchmarks load signin|add-city|echo [options]   the demo's interactors under the
+                                  load driver (ResponseKitLoad); 'ResponseBenchmarks load --help' for its options
 
           --smoke           run each workload once at a tiny size (CI); figures mean nothing
           --json            print the results as JSON on standard output

@@ -58,6 +58,19 @@ struct ExecutablesUsageTests {
                     + "(mkdir \(directory.path("plain")): Not a directory); nothing was started or saved."))
     }
 
+    @Test func theBenchmarks_runTheLoadDemo_asASubcommand() throws {
+        let help = try ExecutableRun("ResponseBenchmarks", ["load", "--help"])
+        let table = try ExecutableRun("ResponseBenchmarks", ["load", "echo", "--requests", "1000", "--warm-up", "0"])
+        let bad = try ExecutableRun("ResponseBenchmarks", ["load", "echo", "--in-flight", "0"])
+
+        #expect(help.status == 0)
+        #expect(help.standardOutput.hasPrefix("usage: ResponseBenchmarks load"))
+        #expect(table.status == 0)
+        #expect(table.standardOutput.contains("completed    1,000"))
+        #expect(bad.status != 0)
+        #expect(bad.standardError.contains("ResponseBenchmarks load"))
+    }
+
     @Test func theLoadDemo_printsItsReport_asATableOrAsJSON() throws {
         let table = try ExecutableRun("ResponseKitDemoLoad", ["echo", "--requests", "1000", "--warm-up", "0"])
         let json = try ExecutableRun("ResponseKitDemoLoad", ["echo", "--requests", "1000", "--warm-up", "0", "--json"])

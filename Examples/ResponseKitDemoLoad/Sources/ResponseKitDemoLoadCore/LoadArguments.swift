@@ -5,23 +5,29 @@ import ResponseKitLoad
 /// The command line of `ResponseKitDemoLoad`.
 public struct LoadArguments: Equatable, Sendable {
     /// How to call the executable.
-    public static let usage = """
-        usage: ResponseKitDemoLoad signin|add-city|echo [--in-flight N | --rate N]
-                                   [--duration SECONDS | --requests N] [--warm-up SECONDS]
-                                   [--latency MS] [--on main|immediate] [--data-dir DIR] [--json]
-          Puts one of the demo's interactors under load; prints throughput and latency percentiles.
-            signin    the demo's sign-in: AuthInteractor over the decorated authentication use case,
-                      its fake backend answering after --latency MS per request (default 10), the
-                      token saved to a 0600 file each time
-            add-city  the demo's AddCity over its JSON file: each request adds "City <n>" and
-                      rewrites the file (fsync), one at a time
-            echo      answers at once, on --on main or immediate (default): the driver's own cost
-          --in-flight N keeps N requests pending (a closed loop; default 64); --rate N starts N a
-          second whether or not earlier ones are answered (an open loop: latency counts from each
-          request's intended start). Measures for --duration SECONDS (default 5) or --requests N,
-          after --warm-up SECONDS (default 1) that is not counted. Files go to DIR (default: a
-          temporary directory, removed at the end). --json prints the report as JSON.
-        """
+    public static let usage = Self.usage(program: "ResponseKitDemoLoad")
+
+    /// How to call the command when `program` runs it (`ResponseBenchmarks load`, say).
+    public static func usage(program: String) -> String {
+        let indent = String(repeating: " ", count: "usage: \(program) ".count)
+        return """
+            usage: \(program) signin|add-city|echo [--in-flight N | --rate N]
+            \(indent)[--duration SECONDS | --requests N] [--warm-up SECONDS]
+            \(indent)[--latency MS] [--on main|immediate] [--data-dir DIR] [--json]
+              Puts one of the demo's interactors under load; prints throughput and latency percentiles.
+                signin    the demo's sign-in: AuthInteractor over the decorated authentication use case,
+                          its fake backend answering after --latency MS per request (default 10), the
+                          token saved to a 0600 file each time
+                add-city  the demo's AddCity over its JSON file: each request adds "City <n>" and
+                          rewrites the file (fsync), one at a time
+                echo      answers at once, on --on main or immediate (default): the driver's own cost
+              --in-flight N keeps N requests pending (a closed loop; default 64); --rate N starts N a
+              second whether or not earlier ones are answered (an open loop: latency counts from each
+              request's intended start). Measures for --duration SECONDS (default 5) or --requests N,
+              after --warm-up SECONDS (default 1) that is not counted. Files go to DIR (default: a
+              temporary directory, removed at the end). --json prints the report as JSON.
+            """
+    }
 
     /// What is put under load.
     public enum Target: String, Equatable, Sendable, CaseIterable {

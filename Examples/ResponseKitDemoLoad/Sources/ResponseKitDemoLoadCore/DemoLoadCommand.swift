@@ -1,0 +1,56 @@
+import Dispatch
+import ExampleSupport
+import Foundation
+import ResponseKit
+import ResponseKitLoad
+
+/// The demo's interactors under load, from the command line: parses the arguments, runs the
+/// load, prints the report and exits. What `ResponseKitDemoLoad` runs, and
+/// `ResponseBenchmarks load`.
+public enum DemoLoadCommand {
+    /// Runs the command with `arguments` (the program's name left out) and exits: 0 once the
+    /// report is printed, 1 when the run failed, 64 for a usage error. Services the main queue
+    /// with `dispatchMain()`, where the answers on `.main` arrive.
+    ///
+    /// - Parameters:
+    ///   - arguments: the command's arguments, as `signin --in-flight 64`.
+    ///   - program: the name usage messages give the command.
+    public static func run(_ arguments: [String], program: String) -> Never {
+        let usage = CommandLineUsage(program: program, text: LoadArguments.usage(program: program))
+        let parsed: LoadArguments
+        switch LoadArguments.parse(arguments) {
+        case .run(let arguments): parsed = arguments
+        case .help: usage.exitShowingHelp()
+        case .invalid(let problem): usage.exitRejecting(problem)
+        }
+
+        // Files go to a temporary directory unless --data-dir says otherwise; kept until the
+        // report is out.
+        let temporary = parsed.dataDirectory == nil ? TemporaryDirectory() : nil
+        let dataDirectory = parsed.dataDirectory ?? temporary!.path
+        let driver = LoadDriver(parsed.mode, for: parsed.length, warmUp: parsed.warmUp)
+
+        /// Runs the load, prints the report and exits; the answers on `.main` need the main
+        /// queue, which `dispatchMain()` services below.
+        func run<Value>(_ request: @escaping @Sendable (Int) -> Response<Value>) {
+            driver.run(on: .main, request).onResult { result in
+                switch result {
+                case .success(let report):
+                    ConsoleOutput.standardOutput.writeLine(parsed.json ? report.json : report.table)
+                    withExtendedLifetime(temporary) {}
+                    exit(0)
+                case .failure(let error):
+                    ConsoleOutput.standardError.writeLine("\(program): \(error)")
+                    exit(1)
+                }
+            }
+        }
+
+        switch parsed.target {
+        case .signIn: run(DemoLoadTarget.signIn(dataDirectory: dataDirectory, latency: parsed.latency))
+        case .addCity: run(DemoLoadTarget.addCity(dataDirectory: dataDirectory))
+        case .echo: run(DemoLoadTarget.echo(on: parsed.answersOnMain ? .main : .immediate))
+        }
+        dispatchMain()
+    }
+}
