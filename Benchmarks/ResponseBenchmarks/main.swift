@@ -14,7 +14,8 @@ if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, *) {
     // Your interactors' throughput, not ResponseKit's: the demo's under the load driver
     // (README, "Load: your own interactors").
     if arguments.first == "load" {
-        DemoLoadCommand.run(Array(arguments.dropFirst()), program: "ResponseBenchmarks load")
+        DemoLoadCommand.start(Array(arguments.dropFirst()), program: "ResponseBenchmarks load")
+        dispatchMain()
     }
     exit(BenchmarkCommand.run(arguments: arguments))
 } else {

@@ -1,3 +1,4 @@
+import Dispatch
 import ResponseKitDemoLoadCore
 
 // The demo's interactors under load: throughput and latency percentiles, in release.
@@ -8,4 +9,5 @@ import ResponseKitDemoLoadCore
 //     swift run -c release ResponseKitDemoLoad echo --in-flight 64 --duration 5   # the driver's own cost
 //
 // The same command is `swift run -c release ResponseBenchmarks load …`.
-DemoLoadCommand.run(Array(CommandLine.arguments.dropFirst()), program: "ResponseKitDemoLoad")
+DemoLoadCommand.start(Array(CommandLine.arguments.dropFirst()), program: "ResponseKitDemoLoad")
+dispatchMain()

@@ -8,14 +8,19 @@ import ResponseKitLoad
 /// load, prints the report and exits. What `ResponseKitDemoLoad` runs, and
 /// `ResponseBenchmarks load`.
 public enum DemoLoadCommand {
-    /// Runs the command with `arguments` (the program's name left out) and exits: 0 once the
-    /// report is printed, 1 when the run failed, 64 for a usage error. Services the main queue
-    /// with `dispatchMain()`, where the answers on `.main` arrive.
+    /// Starts the command with `arguments` (the program's name left out) and returns; the caller
+    /// then services the main queue with `dispatchMain()`, where the answers on `.main` arrive.
+    /// The process exits with 0 once the report is printed, 1 when the run failed, and at once
+    /// with 64 for a usage error.
+    ///
+    /// It returns rather than calling `dispatchMain()` itself, so that nothing of its own is left
+    /// on the main thread's stack when `dispatchMain()` ends that thread (LeakSanitizer reports
+    /// such a reference as a leak at exit).
     ///
     /// - Parameters:
     ///   - arguments: the command's arguments, as `signin --in-flight 64`.
     ///   - program: the name usage messages give the command.
-    public static func run(_ arguments: [String], program: String) -> Never {
+    public static func start(_ arguments: [String], program: String) {
         let usage = CommandLineUsage(program: program, text: LoadArguments.usage(program: program))
         let parsed: LoadArguments
         switch LoadArguments.parse(arguments) {
@@ -51,6 +56,5 @@ public enum DemoLoadCommand {
         case .addCity: run(DemoLoadTarget.addCity(dataDirectory: dataDirectory))
         case .echo: run(DemoLoadTarget.echo(on: parsed.answersOnMain ? .main : .immediate))
         }
-        dispatchMain()
     }
 }
