@@ -104,27 +104,14 @@ private final class ProgressLine: Sendable {
             state.isDrawn = true
             // Written under the lock (a few dozen bytes to a terminal), so that the erase at the
             // end never lands in the middle of a line.
-            Self.put("\r\u{1B}[K" + text)
+            StandardError.writeWithoutNewline("\r\u{1B}[K" + text)
         }
     }
 
     func erase() {
         state.withLock { state in
-            if state.isDrawn { Self.put("\r\u{1B}[K") }
+            if state.isDrawn { StandardError.writeWithoutNewline("\r\u{1B}[K") }
             state = (false, true)
-        }
-    }
-
-    private static func put(_ text: String) {
-        var text = text
-        text.withUTF8 { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let written = write(2, bytes.baseAddress! + offset, bytes.count - offset)
-                if written < 0, errno == EINTR { continue }
-                if written <= 0 { return }
-                offset += written
-            }
         }
     }
 }
