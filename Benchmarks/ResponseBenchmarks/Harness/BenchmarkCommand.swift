@@ -37,9 +37,9 @@ enum BenchmarkCommand {
                 "ResponseBenchmarks: this is a debug build; use `swift run -c release` for figures that mean anything")
         }
 
-        if let role = options.profiledRole {
+        if let profiled = options.profiled {
             let runner = Runner(options: options) { printError($0) }
-            for workload in workloads { runner.profile(role, of: workload) }
+            for workload in workloads { runner.profile(profiled, of: workload) }
             return 0
         }
 

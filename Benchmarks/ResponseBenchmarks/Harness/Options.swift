@@ -14,15 +14,15 @@ struct Options {
     var operations: Int?
     /// List the workloads instead of running them.
     var listsWorkloads = false
-    /// Run only the variant of this role of each selected workload, untimed and unreported, so
-    /// that a profiler (callgrind) counts that variant alone.
-    var profiledRole: Variant.Role?
+    /// Run only this variant of each selected workload, untimed and unreported, so that a
+    /// profiler (callgrind) counts that variant alone.
+    var profiled: ProfiledVariant?
     /// Run the lock-contention measurement (C1) with this many threads instead of the workloads.
     var contentionThreads: Int?
 
     static let usage = """
         usage: ResponseBenchmarks [--smoke] [--json] [--filter ID[,ID…]]… [--repetitions N] [--operations N] [--list]
-                                  [--profile responseKit|floor] [--contention THREADS]
+                                  [--profile responseKit|floor|NAME] [--contention THREADS]
                ResponseBenchmarks load signin|add-city|echo [options]   the demo's interactors under the
                                   load driver (ResponseKitLoad); 'ResponseBenchmarks load --help' for its options
 
@@ -33,11 +33,25 @@ struct Options {
           --repetitions N   repetitions per workload in a full run (at least 5; default 7)
           --operations N    operations per repetition, instead of each workload's own count
           --list            list the workloads and exit
-          --profile ROLE    run only the responseKit (or floor) variant, untimed, for a profiler
+          --profile ROLE    run only the responseKit (or floor) variant, untimed, for a profiler;
+                            or the variant whose name starts with ROLE ('ResponseKit, async body')
           --contention N    instead of the workloads: N threads registering on one response (C1),
                             wall and processor time per registration; --operations sets the
                             registrations per thread (default 5000)
         """
+
+    /// The variant `--profile` selects: by role, or by the start of its name (for an alternative).
+    enum ProfiledVariant {
+        case role(Variant.Role)
+        case named(String)
+
+        func selects(_ variant: Variant) -> Bool {
+            switch self {
+            case .role(let role): variant.role == role
+            case .named(let prefix): variant.name.hasPrefix(prefix)
+            }
+        }
+    }
 
     struct UsageError: Error, CustomStringConvertible {
         let description: String
@@ -68,11 +82,14 @@ struct Options {
                 }
                 options.operations = count
             case "--profile":
-                guard let value = remaining.next(), let role = Variant.Role(rawValue: value), role != .alternative
-                else {
-                    throw UsageError(description: "--profile needs responseKit or floor")
+                guard let value = remaining.next(), !value.isEmpty else {
+                    throw UsageError(description: "--profile needs responseKit, floor or a variant's name")
                 }
-                options.profiledRole = role
+                if let role = Variant.Role(rawValue: value), role != .alternative {
+                    options.profiled = .role(role)
+                } else {
+                    options.profiled = .named(value)
+                }
             case "--contention":
                 guard let value = remaining.next(), let count = Int(value), count >= 1 else {
                     throw UsageError(description: "--contention needs a number of threads")

@@ -41,10 +41,10 @@ struct Runner {
         )
     }
 
-    /// Runs the variant of `role` alone, `repetitions` times plus a warm-up, untimed: what a
+    /// Runs the variant `profiled` selects alone, `repetitions` times plus a warm-up, untimed: what a
     /// profiler should see (`--profile`). Divide its counts by (repetitions + 1) × operations.
-    func profile(_ role: Variant.Role, of workload: Workload) {
-        guard let variant = workload.variants.first(where: { $0.role == role }) else { return }
+    func profile(_ profiled: Options.ProfiledVariant, of workload: Workload) {
+        guard let variant = workload.variants.first(where: profiled.selects) else { return }
         let repetitions = options.repetitions ?? workload.repetitions
         let operations = min(options.operations ?? workload.operations, variant.maximumOperations ?? .max)
         progress("\(workload.id): profiling \(variant.name), \(repetitions + 1) × \(operations) operations")

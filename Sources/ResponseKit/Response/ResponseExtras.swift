@@ -37,15 +37,11 @@ final class ResponseExtras {
         self.executor = executor
     }
 
-    /// Empties what a finished response no longer needs; `true` when something remains that
-    /// outlives the result (the executor, the progress), so that the response keeps the extras.
+    /// Whether something outlives the result (the executor, the progress), so that a finished
+    /// response keeps the extras after ``ResponseLinks/init(takingFrom:)`` emptied their links.
     @inlinable
-    func shedLinks() -> Bool {
-        upstream = nil
-        cancellationHandler = nil
-        cancellationHandlers = []
-        upstreams = []
-        return executor != nil || progress != nil
+    var outlivesResult: Bool {
+        executor != nil || progress != nil
     }
 }
 
@@ -62,7 +58,7 @@ final class ResponseLateCallbacks<Value: Sendable> {
 /// What a completion hands out of the lock to finish outside it, consumed on every path (an
 /// optional left `nil` still cost an outlined destroy per completion).
 @usableFromInline
-enum ResponseFinishedLinks {
+enum ResponseFinishedLinks: ~Copyable {
     /// Nothing was linked.
     case none
     /// The one response this one held a claim on (a step of a chain), as the machine's reference,
@@ -80,7 +76,7 @@ enum ResponseFinishedLinks {
 /// Small on purpose: copying arrays (even empty ones) costs a retain and a release each, so the
 /// rarely used parts travel as one optional.
 @usableFromInline
-struct ResponseLinks {
+struct ResponseLinks: ~Copyable {
     /// The cancellation handlers and the claims beyond the first, when there are any.
     @usableFromInline
     struct Rare {
@@ -88,25 +84,32 @@ struct ResponseLinks {
         @usableFromInline let cancellationHandlers: [@Sendable () -> Void]
         @usableFromInline let upstreams: [any ClaimHolder]
 
+        /// Moves the links out of `extras`, leaving them empty.
         @inlinable
-        init(extras: ResponseExtras) {
-            cancellationHandler = extras.cancellationHandler
-            cancellationHandlers = extras.cancellationHandlers
-            upstreams = extras.upstreams
+        init(takingFrom extras: ResponseExtras) {
+            cancellationHandler = extras.cancellationHandler.take()
+            var handlers: [@Sendable () -> Void] = []
+            swap(&handlers, &extras.cancellationHandlers)
+            cancellationHandlers = handlers
+            var claims: [any ClaimHolder] = []
+            swap(&claims, &extras.upstreams)
+            upstreams = claims
         }
     }
 
-    @usableFromInline let upstream: ResponseUpstream?
-    @usableFromInline let rare: Rare?
+    @usableFromInline var upstream: ResponseUpstream?
+    @usableFromInline var rare: Rare?
     /// The progress channel whose final delivery (1 on success) the completion must schedule.
     @usableFromInline var finalProgress: ProgressChannel?
 
-    /// Takes what `extras` link to (the caller sheds them afterwards).
+    /// Moves what `extras` link to out of them, leaving them empty: moved rather than copied,
+    /// since a copy retained every handler and array, and emptying the extras released them again
+    /// (three retains and three releases per completion of the async bridge, W9).
     @inlinable
-    init(extras: ResponseExtras) {
-        upstream = extras.upstream
+    init(takingFrom extras: ResponseExtras) {
+        upstream = extras.upstream.take()
         if extras.cancellationHandler != nil || !extras.upstreams.isEmpty {
-            rare = Rare(extras: extras)
+            rare = Rare(takingFrom: extras)
         } else {
             rare = nil
         }
@@ -119,15 +122,16 @@ struct ResponseLinks {
     /// - Returns: the progress channel whose final delivery the completion must schedule.
     @inlinable
     consuming func finish(cancelling: Bool, context: inout CompletionContext) -> ProgressChannel? {
-        if let rare {
+        // Taken out, not bound: binding copied the optional, a retain and a release of each part.
+        if let rare = rare.take() {
             if cancelling {
                 rare.cancellationHandler?()
                 for handler in rare.cancellationHandlers { handler() }
             }
-            upstream?.releaseClaim(context: &context)
+            upstream.take()?.releaseClaim(context: &context)
             for upstream in rare.upstreams { upstream.releaseClaim(context: &context) }
         } else {
-            upstream?.releaseClaim(context: &context)
+            upstream.take()?.releaseClaim(context: &context)
         }
         return finalProgress
     }

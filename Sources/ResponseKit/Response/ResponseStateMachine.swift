@@ -206,7 +206,7 @@ struct ResponseStateMachine<Value: Sendable> {
                 links = .upstream(Unmanaged.passRetained(consume only))
                 return Transition(.deliver(callbacks), flags: flags)
             }
-            var finished = ResponseLinks(extras: extras)
+            var finished = ResponseLinks(takingFrom: extras)
             if succeeded {
                 finished.finalProgress = extras.progress?.finish(succeeded: true)
             } else {
@@ -214,7 +214,7 @@ struct ResponseStateMachine<Value: Sendable> {
             }
             // Kept for what outlives the result: the executor, the progress `Response.progress`
             // still reads.
-            if !extras.shedLinks() { link = nil }
+            if !extras.outlivesResult { link = nil }
             links = .links(finished)
             return Transition(.deliver(callbacks), flags: flags)
         case .delivering, .done:
