@@ -429,6 +429,40 @@ let scenarios: [Scenario] = [
         }
         return batch * 3 + batch / 8
     },
+    Scenario(name: "awaiting tasks cancelled racing resolution") { batch in
+        // Each task ends exactly once, with the value or with CancellationError, whichever of the
+        // resolution and its cancellation took its entry off the response first; a lost resume
+        // would leave the group waiting (reported below), a second one would end a task twice.
+        let pairs = (0..<batch).map { _ in Response<Int>.pending(on: .immediate) }
+        let seen = Counts(batch)
+        let ended = DispatchGroup()
+        let tasks = pairs.enumerated().map { index, pair in
+            ended.enter()
+            return Task.detached {
+                do {
+                    if try await pair.response.get() == index { seen.add(index) }
+                } catch is CancellationError {
+                    seen.add(index, 100)
+                } catch {
+                    seen.add(index, 10_000)
+                }
+                ended.leave()
+            }
+        }
+        race([
+            { for (index, pair) in pairs.enumerated() { pair.resolver.succeed(index) } },
+            { for task in tasks.reversed() { task.cancel() } },
+        ])
+        guard ended.wait(timeout: .now() + 60) == .success else {
+            check(false, "awaiting tasks never ended: a resume was lost")
+            return batch * 2
+        }
+        for index in 0..<batch {
+            let count = seen[index]
+            check(count == 1 || count == 100, "task \(index): ended with \(count) (1 value, 100 cancellation)")
+        }
+        return batch * 2
+    },
 ]
 
 for scenario in scenarios {

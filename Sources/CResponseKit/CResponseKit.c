@@ -15,6 +15,7 @@ uint32_t rk_tracking_enabled_flag = 0;
 uint32_t rk_main_jobs_flag = 0;
 uint32_t rk_check_scopes_running = 0;
 uint32_t rk_check_scopes_used = 0;
+uint64_t rk_wait_identities = 0;
 _Thread_local rk_deliveries rk_deliveries_here;
 
 #if defined(__APPLE__)

@@ -269,6 +269,15 @@ static inline void rk_set_tracking_enabled(bool enabled) {
     __atomic_store_n(&rk_tracking_enabled_flag, enabled ? 1u : 0u, __ATOMIC_RELAXED);
 }
 
+/// The last identity handed to a task awaiting a response (`Response.get()`).
+extern uint64_t rk_wait_identities;
+
+/// A number no other wait of this process had: how a cancelled task finds its own entry among
+/// a response's callbacks. Relaxed: only uniqueness matters, which the atomic add gives.
+static inline uint64_t rk_next_wait_identity(void) {
+    return __atomic_add_fetch(&rk_wait_identities, 1, __ATOMIC_RELAXED);
+}
+
 /// Non-zero while ResponseKit's main-queue jobs may be waiting to run (a drain is scheduled or
 /// under way): written under `MainQueueJobs`' lock, read without it by blocking reads, so that a
 /// read off the main queue, or with nothing queued, never asks Dispatch where it runs.

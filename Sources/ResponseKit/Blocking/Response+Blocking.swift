@@ -138,7 +138,7 @@ extension Response {
         defer { if isPooled { BlockingWaiterPool.recycle(waiter) } }
         // A waiting reader holds a claim, as a derived response does: cancelling a response
         // derived from this one does not cancel what the reader waits for (Response+Derive.swift).
-        guard addWaiter(waiter, claiming: true) else { return settled(on: place) }
+        guard addWaiter(waiter) else { return settled(on: place) }
         let inTask = withUnsafeCurrentTask { $0 != nil }
         let wait = BlockingWait(response: self, waiter: waiter, place: place, deadline: deadline, inTask: inTask)
         switch wait.run() {

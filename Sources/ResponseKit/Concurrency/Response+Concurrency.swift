@@ -35,27 +35,37 @@ extension Response {
     // its instructions looking up generic metadata (Benchmarks/README.md, W8)
     nonisolated(nonsending) public func get() async throws -> Value {
         if let result = checkResult() { return try result.get() }
-        addClaim()
-        let waiter = AwaitingTask()
+        // The task waits as an entry of the response's own list, with no object of its own:
+        // whoever takes the entry out under the response's lock resumes it, exactly once. The
+        // completion takes it and resumes the task; a cancellation takes it, resumes the task
+        // with `CancellationError` and gives up the claim the registration added.
+        let identity = rk_next_wait_identity()
         try await withTaskCancellationHandler {
             try await withUnsafeThrowingContinuation { continuation in
-                guard waiter.install(continuation) else { return }
-                if !addWaiter(waiter) {
-                    waiter.wake()  // done meanwhile
-                } else if waiter.isCancelled {
-                    // Cancelled meanwhile, maybe before the waiter was there for the cancellation
-                    // to remove: removed here too (a second removal finds nothing).
-                    _ = removeWaiter(waiter)
+                guard addAwaitingTask(continuation, identity: identity) else {
+                    continuation.resume()  // done meanwhile
+                    return
                 }
+                // A cancellation that came before the entry was there found nothing to take: the
+                // task's cancelled flag was set before it, so it is seen here.
+                if Task.isCancelled { cancelAwaitingTask(identity) }
             }
         } onCancel: {
-            guard waiter.cancel() else { return }
-            // Leave nothing behind: a response that outlives many cancelled awaits keeps none.
-            _ = removeWaiter(waiter)
-            releaseClaim()
+            cancelAwaitingTask(identity)
         }
-        // Woken, so done.
+        // Resumed by the completion, so done.
         return try checkResult()!.get()
+    }
+
+    /// Takes the cancelled awaiting task `identity` off the response, if the completion did not
+    /// take it first: resumes it with `CancellationError` and gives up its claim, which cancels
+    /// the response when nobody else waits for it. A second call finds nothing.
+    @usableFromInline
+    func cancelAwaitingTask(_ identity: UInt64) {
+        guard let continuation = removeAwaitingTask(identity) else { return }
+        continuation.resume(throwing: CancellationError())
+        // Leave nothing behind: a response that outlives many cancelled awaits keeps none.
+        releaseClaim()
     }
 
     /// The result, awaited without blocking a thread. Never throws: the failure is in the result.
@@ -119,99 +129,5 @@ extension Response {
             }
         }
         addCancellationHandler { task.cancel() }
-    }
-}
-
-/// The one continuation of an awaiting task, resumed exactly once: by the response (``wake()``),
-/// or by the task's cancellation, whichever comes first. Registered on the response as a
-/// ``ResponseWaiter``, so that a cancelled await can take itself off it again.
-///
-/// An `UnsafeContinuation` rather than a checked one (which allocates a canary per await to
-/// check at run time what this type proves): a continuation is resumed only by `install`, when
-/// it finds the wait already over and so never stores it, or by the one call of `wake`/`cancel`
-/// whose transition, under the lock, takes it out of `.installed`; both other states are final,
-/// so no second transition can find it. Each continuation is therefore resumed exactly once.
-// Safety of `@unchecked Sendable`: `state` is read and written only inside
-// `StateWordLock.withLock` on `word` (C11 atomics, which the thread sanitizer sees), in `install`
-// and `end`; `word` is the first stored property, so it sits where
-// `_getUnsafePointerToStoredProperties` points, and is touched only through those functions.
-@usableFromInline
-final class AwaitingTask: ResponseWaiter, @unchecked Sendable {
-    @usableFromInline
-    enum State {
-        case waiting
-        case installed(UnsafeContinuation<Void, any Error>)
-        case woken
-        case cancelled
-    }
-
-    // A state word and a plain field rather than a `LockedBox<State>`: the box's generic `Mutex`
-    // cost a metadata lookup per await.
-    @usableFromInline var word = rk_word_make(0)
-    @usableFromInline @exclusivity(unchecked) var state = State.waiting
-
-    @usableFromInline
-    init() {}
-
-    /// Runs `body` on `state` under the lock.
-    private func withLock<Result>(_ body: (inout State) -> Result) -> Result {
-        let word = _getUnsafePointerToStoredProperties(self).assumingMemoryBound(to: rk_word.self)
-        return StateWordLock.withLock(word) { body(&state) }
-    }
-
-    /// Stores the continuation; `false` (after resuming it) when the wait is already over.
-    @usableFromInline
-    func install(_ continuation: UnsafeContinuation<Void, any Error>) -> Bool {
-        let over = withLock { state -> State? in
-            guard case .waiting = state else { return state }
-            state = .installed(continuation)
-            return nil
-        }
-        switch over {
-        case nil: return true
-        case .woken: continuation.resume()
-        default: continuation.resume(throwing: CancellationError())
-        }
-        return false
-    }
-
-    /// The response is done: resumes the task, unless its cancellation came first.
-    @usableFromInline
-    func wake() {
-        end(as: .woken).continuation?.resume()
-    }
-
-    /// The task was cancelled: resumes it with `CancellationError`, unless the response came
-    /// first. Returns whether this call ended the wait.
-    @usableFromInline
-    func cancel() -> Bool {
-        let (ended, continuation) = end(as: .cancelled)
-        continuation?.resume(throwing: CancellationError())
-        return ended
-    }
-
-    /// Whether the task's cancellation ended the wait.
-    @usableFromInline
-    var isCancelled: Bool {
-        withLock { state in
-            if case .cancelled = state { return true }
-            return false
-        }
-    }
-
-    /// Moves to `end` unless the wait is over: whether it did, and the continuation to resume.
-    private func end(as end: State) -> (ended: Bool, continuation: UnsafeContinuation<Void, any Error>?) {
-        withLock { state in
-            switch state {
-            case .waiting:
-                state = end
-                return (true, nil)
-            case .installed(let continuation):
-                state = end
-                return (true, continuation)
-            case .woken, .cancelled:
-                return (false, nil)
-            }
-        }
     }
 }

@@ -19,18 +19,24 @@ enum ResponseCallback<Value: Sendable>: Sendable {
     case mainActorResult(@MainActor (Result<Value, any Error>) -> Void)
     /// A callback with an executor of its own, whatever the response's is.
     case elsewhere(ExecutorCallback<Value>)
-    /// An internal observer (a derived response, an awaiting task): runs inline on the completing
+    /// An internal observer (a derived response): runs inline on the completing
     /// thread, whatever the executor, and hands what it unblocks back to the running completion.
     case observer(@Sendable (Result<Value, any Error>, inout CompletionContext) -> Void)
-    /// A blocking wait or an awaiting task, woken inline. It is not an observation of a failure
-    /// until the wait sees the outcome (a wait that gives up saw nothing), and it can be removed.
+    /// A blocking wait, woken inline. It is not an observation of a failure until the wait sees
+    /// the outcome (a wait that gives up saw nothing), and it can be removed.
     case waiter(any ResponseWaiter)
+    /// A task suspended in ``Response/get()``: resumed inline, and removed by its cancellation,
+    /// which finds it by `identity` (`rk_next_wait_identity`). Whoever takes the entry out of the
+    /// list under the response's lock (the completion, or the cancellation's removal) resumes it,
+    /// so it is resumed exactly once, with no object of its own to arbitrate. Not an observation
+    /// of a failure, as for a waiter.
+    case awaitingTask(UnsafeContinuation<Void, any Error>, identity: UInt64)
 
     /// Whether registering the callback counts as someone looking at a failure.
     @inlinable
     var observesFailure: Bool {
         switch self {
-        case .success, .mainActorSuccess, .waiter: false
+        case .success, .mainActorSuccess, .waiter, .awaitingTask: false
         case .failure, .result, .mainActorFailure, .mainActorResult, .observer: true
         case .elsewhere(let callback): callback.observesFailure
         }
@@ -40,6 +46,13 @@ enum ResponseCallback<Value: Sendable>: Sendable {
     @inlinable
     func isWaiter(_ waiter: any ResponseWaiter) -> Bool {
         if case .waiter(let candidate) = self { return candidate === waiter }
+        return false
+    }
+
+    /// Whether this entry is the awaiting task with `identity`.
+    @inlinable
+    func isAwaitingTask(_ identity: UInt64) -> Bool {
+        if case .awaitingTask(_, let candidate) = self { return candidate == identity }
         return false
     }
 }
@@ -98,22 +111,22 @@ enum CallbackList<Value: Sendable>: Sendable {
         }
     }
 
-    /// Removes `waiter`; returns whether it was there.
+    /// Removes the first callback that `matches`, and returns it.
     @inlinable
-    mutating func remove(_ waiter: any ResponseWaiter) -> Bool {
+    mutating func removeFirst(where matches: (ResponseCallback<Value>) -> Bool) -> ResponseCallback<Value>? {
         switch self {
         case .empty:
-            return false
+            return nil
         case .one(let callback):
-            guard callback.isWaiter(waiter) else { return false }
+            guard matches(callback) else { return nil }
             self = .empty
-            return true
+            return callback
         case .many(var callbacks):
-            guard let index = callbacks.firstIndex(where: { $0.isWaiter(waiter) }) else { return false }
-            self = .empty
-            callbacks.remove(at: index)
+            guard let index = callbacks.firstIndex(where: matches) else { return nil }
+            self = .empty  // drop our reference so the removal below does not copy the array
+            let removed = callbacks.remove(at: index)
             self = callbacks.isEmpty ? .empty : .many(callbacks)
-            return true
+            return removed
         }
     }
 }

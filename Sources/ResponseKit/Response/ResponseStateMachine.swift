@@ -137,19 +137,20 @@ struct ResponseStateMachine<Value: Sendable> {
         }
     }
 
-    /// Removes a waiter that gave up; `false` when it was already woken.
+    /// Removes the first callback not yet delivered that `matches` (a waiter that gave up, a
+    /// cancelled awaiting task), and returns it; `nil` when it was already delivered.
     @inlinable
-    mutating func remove(_ waiter: any ResponseWaiter) -> Bool {
+    mutating func removeCallback(where matches: (ResponseCallback<Value>) -> Bool) -> ResponseCallback<Value>? {
         switch state {
         case .pending(var callbacks):
             state = .pending(.empty)
-            let removed = callbacks.remove(waiter)
+            let removed = callbacks.removeFirst(where: matches)
             state = .pending(callbacks)
             return removed
         case .delivering:
-            return lateCallbacks?.list.remove(waiter) ?? false
+            return lateCallbacks?.list.removeFirst(where: matches)
         case .done:
-            return false
+            return nil
         }
     }
 

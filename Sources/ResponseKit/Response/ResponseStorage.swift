@@ -372,6 +372,8 @@ extension Response {
             preconditionFailure("ResponseKit: an observer delivered outside a completion")
         case .waiter(let waiter):
             waiter.wake()
+        case .awaitingTask(let continuation, _):
+            continuation.resume()  // the task reads the result itself
         case .success(let body):
             guard case .success(let value) = result else { return }
             call(body, with: value)
@@ -485,15 +487,21 @@ extension Response {
         }
     }
 
-    /// Registers a waiter; `false` (nothing registered) when the response is delivered.
-    ///
-    /// - Parameter claiming: whether the waiter also records a claim (a blocking read), as the
-    ///   lock is released; it gives the claim back when it gives up (``removeWaiter(_:)``). An
-    ///   awaiting task records its claim itself.
+    /// Registers a blocking wait, with its claim; `false` (nothing registered) when the response
+    /// is delivered. The wait gives the claim back when it gives up (``removeWaiter(_:)``).
     @inlinable
-    func addWaiter(_ waiter: any ResponseWaiter, claiming: Bool = false) -> Bool {
-        var callback: ResponseCallback<Value>? = .waiter(waiter)
-        let action = apply(addingOnUnlock: claiming ? ResponseFlags.oneClaim : 0) { machine, flags in
+    func addWaiter(_ waiter: any ResponseWaiter) -> Bool {
+        addClaimingEntry(.waiter(waiter))
+    }
+
+    /// Registers `entry`, someone who waits for the response (a blocking wait, an awaiting task),
+    /// with its claim, added as the lock is released (so whoever takes the entry out later finds
+    /// the claim there); `false` (nothing registered, the caller wakes it) when the response is
+    /// already delivered.
+    @inlinable
+    func addClaimingEntry(_ entry: ResponseCallback<Value>) -> Bool {
+        var callback: ResponseCallback<Value>? = entry
+        let action = apply(addingOnUnlock: ResponseFlags.oneClaim) { machine, flags in
             machine.register(&callback, marking: 0, flags: flags)
         }
         if case .deliverNow = action { return false }
@@ -503,7 +511,23 @@ extension Response {
     /// Removes a waiter that gave up; `false` when the response already woke it.
     @inlinable
     func removeWaiter(_ waiter: any ResponseWaiter) -> Bool {
-        withLock { machine in machine.remove(waiter) }
+        withLock { machine in machine.removeCallback(where: { $0.isWaiter(waiter) }) } != nil
+    }
+
+    /// Registers a task suspended in ``get()``, to be resumed on completion, with its claim;
+    /// `false` (nothing registered, the caller resumes it) when the response is already delivered.
+    @inlinable
+    func addAwaitingTask(_ continuation: UnsafeContinuation<Void, any Error>, identity: UInt64) -> Bool {
+        addClaimingEntry(.awaitingTask(continuation, identity: identity))
+    }
+
+    /// Takes a cancelled awaiting task off the response: its continuation, now the caller's to
+    /// resume, or `nil` when the completion took it first (and resumes it).
+    @inlinable
+    func removeAwaitingTask(_ identity: UInt64) -> UnsafeContinuation<Void, any Error>? {
+        let removed = withLock { machine in machine.removeCallback(where: { $0.isAwaitingTask(identity) }) }
+        guard case .awaitingTask(let continuation, _) = removed else { return nil }
+        return continuation
     }
 
     // MARK: - Links
