@@ -37,24 +37,25 @@ extension Response {
         if let result = checkResult() { return try result.get() }
         // The task waits as an entry of the response's own list, with no object of its own:
         // whoever takes the entry out under the response's lock resumes it, exactly once. The
-        // completion takes it and resumes the task; a cancellation takes it, resumes the task
-        // with `CancellationError` and gives up the claim the registration added.
+        // completion takes it and resumes the task with the result (no second read, which would
+        // take the lock while the completion still delivers); a cancellation takes it, resumes
+        // the task with `CancellationError` and gives up the claim the registration added.
         let identity = rk_next_wait_identity()
-        try await withTaskCancellationHandler {
+        return try await withTaskCancellationHandler {
             try await withUnsafeThrowingContinuation { continuation in
-                guard addAwaitingTask(continuation, identity: identity) else {
-                    continuation.resume()  // done meanwhile
-                    return
+                if let delivered = addAwaitingTask(continuation, identity: identity) {
+                    // Delivered meanwhile: nothing registered, so the result is read here.
+                    if case .failure = delivered { markFailureObserved() }
+                    continuation.resume(with: delivered)
+                } else if Task.isCancelled {
+                    // A cancellation that came before the entry was there found nothing to take:
+                    // the task's cancelled flag was set before it, so it is seen here.
+                    cancelAwaitingTask(identity)
                 }
-                // A cancellation that came before the entry was there found nothing to take: the
-                // task's cancelled flag was set before it, so it is seen here.
-                if Task.isCancelled { cancelAwaitingTask(identity) }
             }
         } onCancel: {
             cancelAwaitingTask(identity)
         }
-        // Resumed by the completion, so done.
-        return try checkResult()!.get()
     }
 
     /// Takes the cancelled awaiting task `identity` off the response, if the completion did not

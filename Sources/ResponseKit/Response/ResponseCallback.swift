@@ -25,19 +25,20 @@ enum ResponseCallback<Value: Sendable>: Sendable {
     /// A blocking wait, woken inline. It is not an observation of a failure until the wait sees
     /// the outcome (a wait that gives up saw nothing), and it can be removed.
     case waiter(any ResponseWaiter)
-    /// A task suspended in ``Response/get()``: resumed inline, and removed by its cancellation,
-    /// which finds it by `identity` (`rk_next_wait_identity`). Whoever takes the entry out of the
-    /// list under the response's lock (the completion, or the cancellation's removal) resumes it,
-    /// so it is resumed exactly once, with no object of its own to arbitrate. Not an observation
-    /// of a failure, as for a waiter.
-    case awaitingTask(UnsafeContinuation<Void, any Error>, identity: UInt64)
+    /// A task suspended in ``Response/get()``: resumed inline with the result, and removed by its
+    /// cancellation, which finds it by `identity` (`rk_next_wait_identity`). Whoever takes the
+    /// entry out of the list under the response's lock (the completion, or the cancellation's
+    /// removal) resumes it, so it is resumed exactly once, with no object of its own to arbitrate.
+    /// An observation of a failure: an entry still listed when the response completes can no
+    /// longer be removed, so it receives the failure.
+    case awaitingTask(UnsafeContinuation<Value, any Error>, identity: UInt64)
 
     /// Whether registering the callback counts as someone looking at a failure.
     @inlinable
     var observesFailure: Bool {
         switch self {
-        case .success, .mainActorSuccess, .waiter, .awaitingTask: false
-        case .failure, .result, .mainActorFailure, .mainActorResult, .observer: true
+        case .success, .mainActorSuccess, .waiter: false
+        case .failure, .result, .mainActorFailure, .mainActorResult, .observer, .awaitingTask: true
         case .elsewhere(let callback): callback.observesFailure
         }
     }

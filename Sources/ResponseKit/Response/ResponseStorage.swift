@@ -373,7 +373,7 @@ extension Response {
         case .waiter(let waiter):
             waiter.wake()
         case .awaitingTask(let continuation, _):
-            continuation.resume()  // the task reads the result itself
+            continuation.resume(with: result)
         case .success(let body):
             guard case .success(let value) = result else { return }
             call(body, with: value)
@@ -491,21 +491,21 @@ extension Response {
     /// is delivered. The wait gives the claim back when it gives up (``removeWaiter(_:)``).
     @inlinable
     func addWaiter(_ waiter: any ResponseWaiter) -> Bool {
-        addClaimingEntry(.waiter(waiter))
+        addClaimingEntry(.waiter(waiter)) == nil
     }
 
     /// Registers `entry`, someone who waits for the response (a blocking wait, an awaiting task),
     /// with its claim, added as the lock is released (so whoever takes the entry out later finds
-    /// the claim there); `false` (nothing registered, the caller wakes it) when the response is
-    /// already delivered.
+    /// the claim there). Returns `nil`, or the result when the response is already delivered
+    /// (nothing registered: the caller wakes the entry).
     @inlinable
-    func addClaimingEntry(_ entry: ResponseCallback<Value>) -> Bool {
+    func addClaimingEntry(_ entry: ResponseCallback<Value>) -> Result<Value, any Error>? {
         var callback: ResponseCallback<Value>? = entry
         let action = apply(addingOnUnlock: ResponseFlags.oneClaim) { machine, flags in
             machine.register(&callback, marking: 0, flags: flags)
         }
-        if case .deliverNow = action { return false }
-        return true
+        if case .deliverNow(let result) = action { return result }
+        return nil
     }
 
     /// Removes a waiter that gave up; `false` when the response already woke it.
@@ -514,17 +514,21 @@ extension Response {
         withLock { machine in machine.removeCallback(where: { $0.isWaiter(waiter) }) } != nil
     }
 
-    /// Registers a task suspended in ``get()``, to be resumed on completion, with its claim;
-    /// `false` (nothing registered, the caller resumes it) when the response is already delivered.
+    /// Registers a task suspended in ``get()``, to be resumed with the result on completion, with
+    /// its claim. Returns `nil`, or the result when the response is already delivered (nothing
+    /// registered: the caller resumes the task).
     @inlinable
-    func addAwaitingTask(_ continuation: UnsafeContinuation<Void, any Error>, identity: UInt64) -> Bool {
+    func addAwaitingTask(
+        _ continuation: UnsafeContinuation<Value, any Error>,
+        identity: UInt64
+    ) -> Result<Value, any Error>? {
         addClaimingEntry(.awaitingTask(continuation, identity: identity))
     }
 
     /// Takes a cancelled awaiting task off the response: its continuation, now the caller's to
     /// resume, or `nil` when the completion took it first (and resumes it).
     @inlinable
-    func removeAwaitingTask(_ identity: UInt64) -> UnsafeContinuation<Void, any Error>? {
+    func removeAwaitingTask(_ identity: UInt64) -> UnsafeContinuation<Value, any Error>? {
         let removed = withLock { machine in machine.removeCallback(where: { $0.isAwaitingTask(identity) }) }
         guard case .awaitingTask(let continuation, _) = removed else { return nil }
         return continuation
