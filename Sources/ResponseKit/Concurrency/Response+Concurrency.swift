@@ -48,8 +48,11 @@ extension Response {
                     if case .failure = delivered { markFailureObserved() }
                     continuation.resume(with: delivered)
                 } else if Task.isCancelled {
-                    // A cancellation that came before the entry was there found nothing to take:
-                    // the task's cancelled flag was set before it, so it is seen here.
+                    // A cancellation whose handler ran before the entry was there found nothing to
+                    // take. It is seen here: the runtime sets the task's cancelled flag before it
+                    // runs the handler, and the handler's removal took the response's lock, which
+                    // the registration above took after it. (So `cancelAwaitingTask` must always
+                    // take the lock: a lock-free shortcut there would lose this cancellation.)
                     cancelAwaitingTask(identity)
                 }
             }

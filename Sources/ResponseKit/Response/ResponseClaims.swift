@@ -78,12 +78,13 @@ struct ResponseUpstream {
 }
 
 extension Response {
-    /// Adds a claim (a derived response, an awaiting task): with or without the lock, the add is
-    /// atomic.
+    /// Adds a claim (a derived response): with or without the lock, the add is atomic. (Blocking
+    /// waits and awaiting tasks add theirs with their registration: ``addClaimingEntry(_:)``.)
     ///
     /// Claims matter only while the response is pending: releasing one from a response that is
     /// done changes nothing (``ResponseUpstream/releaseClaim(context:)`` does not even count it),
-    /// and a registration that finds the response delivered records none.
+    /// and one added to a response that is done (a registration that finds it delivered still
+    /// adds its claim) is never looked at.
     @inlinable
     func addClaim() {
         rk_fetch_add(word, ResponseFlags.oneClaim)
