@@ -22,8 +22,11 @@ extension Response {
     /// `CancellationError`, takes the task off the response (a response that outlives many
     /// cancelled awaits holds none of them), and gives up this task's claim on it: when nobody
     /// else waits for it (no derived response, other task, callback or blocking read), the
-    /// response is cancelled too, so its work can stop. A task cancelled before it awaits a response that is already done gets
-    /// the result.
+    /// response is cancelled too, so its work can stop. "Nobody else" is counted at that moment:
+    /// a second task that has not started awaiting yet does not keep the response, and then gets
+    /// `CancellationError` too; a response that must outlive its awaits needs a callback or a
+    /// derived response of its own. A task cancelled before it awaits a response that is already
+    /// done gets the result.
     ///
     /// **Isolation.** It runs on the caller's actor (`nonisolated(nonsending)`): awaiting from the
     /// main actor does not hop to the global executor and back, and the task resumes where it
