@@ -107,12 +107,19 @@ struct DoublingInteractor {
         Response(on: .global()) { Self.work(request) }
     }
 
+    /// Never inlined, so that ``asyncWork(_:)`` really runs on the global executor: inlined, the
+    /// multiplication needs no executor, and the optimiser drops the hop to the global executor
+    /// and back. The main-actor `Task` then never left the main thread (one CPU busy, 30 futex
+    /// calls per 600,000 requests, no `swift_task_enqueueGlobal` in the profile), which made it
+    /// look twice as fast as the floor under `dispatchMain()` (Benchmarks/README.md, "The Task
+    /// that never left the main thread"). Every variant makes this same call.
+    @inline(never)
     static func work(_ request: Int) -> Int {
         request &* 2
     }
 
     /// The same work as a nonisolated async function, which runs on the global executor, off
-    /// the main actor.
+    /// the main actor (see ``work(_:)`` for why that needs the call not to be inlined).
     static func asyncWork(_ request: Int) async -> Int {
         work(request)
     }
