@@ -26,6 +26,15 @@ struct DeliveriesLostAtExitTests {
         #expect(lines.first?.hasPrefix("ResponseKit lostAtExit: 3 deliveries queued") == true)
     }
 
+    @Test func aHandlerQueuedForRelease_isNotCountedAsADelivery() throws {
+        let run = try ExecutableRun("ResponseKitFixture", ["lost-with-handler"])
+        #expect(run.status == 0)
+        #expect(run.standardOutput == "exiting\n")
+        let lines = run.standardError.split(separator: "\n")
+        #expect(lines.count == 1, "one line: \(run.standardError)")
+        #expect(lines.first?.hasPrefix("ResponseKit lostAtExit: 1 delivery queued") == true)
+    }
+
     @Test func aBlockingReadOnTheMainThread_runsTheDeliveryFirst_andNothingIsReported() throws {
         let run = try ExecutableRun("ResponseKitFixture", ["blocking-read"])
         #expect(run.status == 0)

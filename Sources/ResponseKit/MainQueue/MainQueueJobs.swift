@@ -31,6 +31,9 @@ enum MainQueueJobs {
         case mainActor(@MainActor @Sendable () -> Void)
         /// A callback and its argument, without a closure around them (see ``MainQueueCall``).
         case call(any MainQueueCall)
+        /// A finished response's cancellation handler, released on the main queue and never
+        /// called (see ``MainQueueJobs/release(_:)``).
+        case release(@Sendable () -> Void)
         /// What a batch's slot holds once its job was taken out to run: nothing to run or release.
         case taken
 
@@ -48,7 +51,15 @@ enum MainQueueJobs {
             case .plain(let job): job()
             case .mainActor(let job): job()
             case .call(let call): call.run()
-            case .taken: break
+            case .release, .taken: break  // consumed: a `release` lets go of its handler here
+            }
+        }
+
+        /// Whether the job is a delivery: something the user's code waits for to run.
+        var isDelivery: Bool {
+            switch self {
+            case .plain, .mainActor, .call: true
+            case .release, .taken: false
             }
         }
     }
@@ -106,7 +117,7 @@ enum MainQueueJobs {
     /// job enqueued before it.
     @usableFromInline
     static func enqueue(_ job: consuming Job, from site: CreationSite) {
-        var job = job
+        var job = consume job  // moved: no reference of the caller's outlives the lock (`release(_:)`)
         let (schedule, parked) = state.withLock { state -> (Bool, BlockingWaiter?) in
             var moved = Job.taken
             swap(&moved, &job)  // the closure holds `job` by reference: take it out, not a copy
@@ -121,6 +132,31 @@ enum MainQueueJobs {
         if schedule {
             DispatchQueue.main.async { drainScheduledJobs() }
         }
+    }
+
+    /// Releases `handler` on the main queue, after the jobs enqueued before it. For a response on
+    /// `.main` whose result won and queued a callback there: its work's cancellation handler is
+    /// released after its callbacks, on the thread that runs them.
+    ///
+    /// Why: the async bridge's handler holds the response's `Task`, which the caller's thread
+    /// made (two allocations, of 304 and 1,016 bytes here). When the worker that finished the task
+    /// released the handler, it freed the task there: in W7's async body, 118,780 of 120,000
+    /// tasks were freed by another thread than made them, and `malloc`'s slow paths
+    /// (`malloc_consolidate`, the arena's lock) took a fifth of the samples. Released here, after
+    /// the delivery (by then the task has almost always ended), 118,419 of 120,000 were freed
+    /// where they were made, and the async body got about 1.5× faster (Benchmarks/README.md,
+    /// "The async bridge's task, freed where it was made").
+    ///
+    /// Only after a delivery queued here: otherwise the handler would wait for a main queue that
+    /// nothing else needs to run (a program that never services it would hold it until exit). The
+    /// report at exit counts deliveries only.
+    ///
+    /// Consuming, and the caller moves its reference in: a reference the caller dropped after
+    /// this returned would race the main queue's, and be the last one whenever the main queue
+    /// ran the job first (a test caught it releasing off the main queue one run in five).
+    @usableFromInline
+    static func release(_ handler: consuming @escaping @Sendable () -> Void) {
+        enqueue(.release(consume handler), from: .unknown)
     }
 
     /// The scheduled drain: runs every job, then lets the next enqueue schedule another. A
@@ -263,11 +299,12 @@ enum MainQueueJobs {
     private static func reportJobsLeftAtExit() {
         guard
             let (queued, firstSite, serviced) = state.withLockIfAvailable({ state in
-                (state.jobs.count, state.firstSite, state.everServiced)
+                (state.jobs.count { $0.isDelivery }, state.firstSite, state.everServiced)
             })
         else { return }
         // Only the main queue touches the batch; elsewhere it may be running, so it is not read.
-        let leftInBatch = MainQueue.isCurrent ? MainActor.assumeIsolated { batch.count - next } : 0
+        let leftInBatch =
+            MainQueue.isCurrent ? MainActor.assumeIsolated { batch[next...].count { $0.isDelivery } } : 0
         let count = queued + leftInBatch
         guard count > 0 else { return }
         let site = firstSite ?? .unknown

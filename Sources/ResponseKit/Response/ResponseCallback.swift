@@ -43,6 +43,18 @@ enum ResponseCallback<Value: Sendable>: Sendable {
         }
     }
 
+    /// Whether delivering a result that `succeeded` (or not) to this entry queues a main-queue job
+    /// when the response's executor is `.main`: a user callback that takes that result.
+    @inlinable
+    func queuesMainQueueJob(succeeded: Bool) -> Bool {
+        switch self {
+        case .success, .mainActorSuccess: succeeded
+        case .failure, .mainActorFailure: !succeeded
+        case .result, .mainActorResult: true
+        case .elsewhere, .observer, .waiter, .awaitingTask: false
+        }
+    }
+
     /// Whether this entry is `waiter`.
     @inlinable
     func isWaiter(_ waiter: any ResponseWaiter) -> Bool {
@@ -109,6 +121,17 @@ enum CallbackList<Value: Sendable>: Sendable {
         case .empty: false
         case .one(let callback): callback.observesFailure
         case .many(let callbacks): callbacks.contains { $0.observesFailure }
+        }
+    }
+
+    /// Whether delivering a result that `succeeded` (or not) queues a main-queue job for some
+    /// entry, when the response's executor is `.main`.
+    @inlinable
+    func queuesMainQueueJob(succeeded: Bool) -> Bool {
+        switch self {
+        case .empty: false
+        case .one(let callback): callback.queuesMainQueueJob(succeeded: succeeded)
+        case .many(let callbacks): callbacks.contains { $0.queuesMainQueueJob(succeeded: succeeded) }
         }
     }
 

@@ -272,6 +272,7 @@ extension Response {
         case .resolving, .racing: cause = 0
         }
         var links = ResponseFinishedLinks.none
+        var handlerToRelease: (@Sendable () -> Void)?
         let action = apply { machine, _ in
             machine.complete(with: outcome, succeeded: succeeded, cause: cause, links: &links)
         }
@@ -294,12 +295,21 @@ extension Response {
             case .links(let links):
                 var cancelling = false
                 if case .cancelling = how { cancelling = true }
+                // A `.main` response's handler is released after its callbacks, on the main
+                // queue (``MainQueueJobs/release(_:)``: the async bridge's task is freed there).
+                if !cancelling,
+                    executorKindAndLineHigh & ResponseLayout.ExecutorKind.mask == ResponseLayout.ExecutorKind.main,
+                    callbacks.queuesMainQueueJob(succeeded: succeeded)
+                {
+                    handlerToRelease = links.rare?.cancellationHandler
+                }
                 // Progress ends at 1 before the success callbacks (in the executor's order).
                 if let channel = links.finish(cancelling: cancelling, context: &context) {
                     scheduleProgressDelivery(channel)
                 }
             }
             if !callbacks.isEmpty { deliver(result, toEach: callbacks, context: &context) }
+            if let handler = handlerToRelease.take() { MainQueueJobs.release(consume handler) }
             return true
         }
     }

@@ -2,6 +2,8 @@
 // `main.swift` does with responses at the end of a program, where only the exit tells.
 //
 //   ResponseKitFixture lost-at-exit N   N `.main` deliveries queued, the main queue never serviced
+//   ResponseKitFixture lost-with-handler one such delivery of a response with a cancellation
+//                                        handler, which is released on the main queue too
 //   ResponseKitFixture blocking-read    the main thread blocks on `value`: the delivery runs first
 //   ResponseKitFixture serviced         `dispatchMain()` runs the delivery, which exits
 import Dispatch
@@ -31,6 +33,14 @@ case "lost-at-exit":
         waitWithoutServicingTheMainQueue(for: response)
     }
     print("exiting")
+case "lost-with-handler":
+    // Finished on this thread, so both of its main-queue jobs (the delivery, then the handler's
+    // release) are queued before the exit.
+    let (response, resolver) = Response<Int>.pending()
+    resolver.onCancel {}
+    response.onCompletion { print("delivered \($0)") }
+    resolver.succeed(1)
+    print("exiting")
 case "blocking-read":
     let response = later(1)
     response.onCompletion { print("delivered \($0)") }
@@ -44,6 +54,6 @@ case "serviced":
     }
     dispatchMain()
 default:
-    print("usage: ResponseKitFixture lost-at-exit N | blocking-read | serviced")
+    print("usage: ResponseKitFixture lost-at-exit N | lost-with-handler | blocking-read | serviced")
     exit(64)
 }
