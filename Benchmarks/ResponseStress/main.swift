@@ -429,6 +429,45 @@ let scenarios: [Scenario] = [
         }
         return batch * 3 + batch / 8
     },
+    Scenario(name: "main-queue responses' cancellation handlers: run once, or released after delivery") { batch in
+        // `.main` responses whose cancellation handler holds a `Tracked`: the cancellation that
+        // wins runs it once, on its own thread; a resolution that wins releases it on the main
+        // queue, behind the delivery. The main queue is this thread, and the blocking reads below
+        // run what the race queued there; the harness then checks every `Tracked` is gone.
+        let pairs = (0..<batch).map { _ in Response<Int>.pending() }
+        let handlerRuns = Counts(batch)
+        let delivered = Counts(batch)
+        let resolvedWins = Counts(batch)
+        let cancelWins = Counts(batch)
+        for (index, pair) in pairs.enumerated() {
+            let held = Tracked(index)
+            pair.resolver.onCancel {
+                _ = held
+                handlerRuns.add(index)
+            }
+            pair.response.onResult { _ in delivered.add(index) }
+        }
+        race([
+            { for (index, pair) in pairs.enumerated() where pair.resolver.succeed(index) { resolvedWins.add(index) } },
+            {
+                for (index, pair) in pairs.enumerated().reversed() where pair.response.cancel() {
+                    cancelWins.add(index)
+                }
+            },
+        ])
+        for pair in pairs { _ = pair.response.result }  // on the main thread: runs the queued jobs
+        for index in 0..<batch {
+            check(
+                resolvedWins[index] + cancelWins[index] == 1,
+                "response \(index): \(resolvedWins[index]) resolutions and \(cancelWins[index]) cancellations won")
+            check(delivered[index] == 1, "response \(index): its callback ran \(delivered[index]) times")
+            check(
+                handlerRuns[index] == cancelWins[index],
+                "response \(index): its cancellation handler ran \(handlerRuns[index]) times, cancelled \(cancelWins[index])"
+            )
+        }
+        return batch * 2
+    },
     Scenario(name: "awaiting tasks cancelled racing resolution") { batch in
         // Each task ends exactly once, with the value or with CancellationError, whichever of the
         // resolution and its cancellation took its entry off the response first; a lost resume

@@ -54,31 +54,29 @@ struct MainQueueHandlerReleaseTests {
         #expect(release.onTheMainQueue, "released off the main queue")
     }
 
-    @Test func withNoCallbackOnTheMainQueue_theHandlerIsReleasedAtCompletion() {
+    /// A pending `.main` response whose cancellation handler holds an object, and whether that
+    /// handler has been released.
+    func responseWithWatchedHandler() -> (Response<Int>, Resolver<Int>, handlerReleased: () -> Bool) {
         let (response, resolver) = Response<Int>.pending()
-        weak var weakCaptured: Sentinel?
-        do {
-            let captured = Sentinel()
-            resolver.onCancel { _ = captured }
-            weakCaptured = captured
-        }
+        let captured = Sentinel()
+        resolver.onCancel { _ = captured }
+        return (response, resolver, { [weak captured] in captured == nil })
+    }
+
+    @Test func withNoCallbackOnTheMainQueue_theHandlerIsReleasedAtCompletion() {
+        let (response, resolver, handlerReleased) = responseWithWatchedHandler()
         response.onResult(on: .immediate) { _ in }  // its own executor: nothing queued on `.main`
+        #expect(!handlerReleased())
         resolver.succeed(1)
-        #expect(weakCaptured == nil)
+        #expect(handlerReleased())
     }
 
     @Test func aSuccessCallback_ofAFailedResponse_queuesNothing_soTheHandlerGoesAtCompletion() {
-        let (response, resolver) = Response<Int>.pending()
-        weak var weakCaptured: Sentinel?
-        do {
-            let captured = Sentinel()
-            resolver.onCancel { _ = captured }
-            weakCaptured = captured
-        }
+        let (response, resolver, handlerReleased) = responseWithWatchedHandler()
         response.onCompletion { _ in }
         response.onFailure(on: .immediate) { _ in }  // the failure is observed
         resolver.fail(TestError())
-        #expect(weakCaptured == nil)
+        #expect(handlerReleased())
     }
 
     @Test func aCancelledResponse_runsAndReleasesItsHandlerOnTheCancellingThread() {
