@@ -147,6 +147,15 @@ func check(_ condition: Bool, _ message: @autoclosure () -> String) {
     }
 }
 
+/// Checks that exactly one of the resolution and the cancellation of response `index` won, and
+/// that its one callback ran once.
+func checkOneWinner(_ index: Int, resolvedWins: Counts, cancelWins: Counts, delivered: Counts) {
+    check(
+        resolvedWins[index] + cancelWins[index] == 1,
+        "response \(index): \(resolvedWins[index]) resolutions and \(cancelWins[index]) cancellations won")
+    check(delivered[index] == 1, "response \(index): its callback ran \(delivered[index]) times")
+}
+
 struct Scenario {
     let name: String
     /// Runs one round over `batch` responses; returns the raced operations it counted.
@@ -169,10 +178,7 @@ let scenarios: [Scenario] = [
             { for (index, pair) in pairs.enumerated() where pair.response.cancel() { cancelWins.add(index) } },
         ])
         for index in 0..<batch {
-            check(
-                resolvedWins[index] + cancelWins[index] == 1,
-                "response \(index): \(resolvedWins[index]) resolutions and \(cancelWins[index]) cancellations won")
-            check(delivered[index] == 1, "response \(index): its callback ran \(delivered[index]) times")
+            checkOneWinner(index, resolvedWins: resolvedWins, cancelWins: cancelWins, delivered: delivered)
             check(
                 pairs[index].response.isCancelled == (cancelWins[index] == 1),
                 "response \(index): isCancelled disagrees with who won")
@@ -457,10 +463,7 @@ let scenarios: [Scenario] = [
         ])
         for pair in pairs { _ = pair.response.result }  // on the main thread: runs the queued jobs
         for index in 0..<batch {
-            check(
-                resolvedWins[index] + cancelWins[index] == 1,
-                "response \(index): \(resolvedWins[index]) resolutions and \(cancelWins[index]) cancellations won")
-            check(delivered[index] == 1, "response \(index): its callback ran \(delivered[index]) times")
+            checkOneWinner(index, resolvedWins: resolvedWins, cancelWins: cancelWins, delivered: delivered)
             check(
                 handlerRuns[index] == cancelWins[index],
                 "response \(index): its cancellation handler ran \(handlerRuns[index]) times, cancelled \(cancelWins[index])"
