@@ -20,22 +20,16 @@ struct MainQueueHandlerReleaseTests {
         deinit { onDeinit() }
     }
 
-    /// Set on the main queue only: tells whether code runs inside one of its jobs (not the same as
-    /// the main thread: Swift Testing's runner services the main queue from other threads).
-    static let mainQueueKey: DispatchSpecificKey<Bool> = {
-        let key = DispatchSpecificKey<Bool>()
-        DispatchQueue.main.setSpecific(key: key, value: true)
-        return key
-    }()
-
-    /// Where ResponseKit runs main-queue work: inside a main-queue job, or on the main thread (a
-    /// blocking read there runs the jobs that are ready, as another test in this process may do).
+    /// Where ResponseKit runs main-queue work: inside a main-queue job (``MainQueueProbe``: Swift
+    /// Testing's runner services the main queue from other threads than the main one), or on the
+    /// main thread (a blocking read there runs the jobs that are ready, as the XCTest tests in this
+    /// process do).
     static var isOnTheMainQueue: Bool {
-        DispatchQueue.getSpecific(key: mainQueueKey) == true || Thread.isMainThread
+        MainQueueProbe.isOnMainQueue || Thread.isMainThread
     }
 
     @Test func theHandler_isReleasedOnTheMainQueue_afterTheCallbacks() throws {
-        _ = Self.mainQueueKey
+        _ = MainQueueProbe.isOnMainQueue  // its key is set on the main queue before any job runs
         let (response, resolver) = Response<Int>.pending()
         let delivered = Response<Bool>.pending(on: .immediate)
         let released = Response<(onTheMainQueue: Bool, afterDelivery: Bool)>.pending(on: .immediate)
