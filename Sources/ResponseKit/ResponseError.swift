@@ -22,6 +22,7 @@ public struct ResponseError: Error, Hashable, Sendable, CustomStringConvertible 
         case abandoned
         case returnedSelf
         case neitherValueNorError
+        case waitLimitExceeded
     }
 
     private let code: Code
@@ -60,6 +61,14 @@ public struct ResponseError: Error, Hashable, Sendable, CustomStringConvertible 
     /// it an invalid calling convention).
     public static let neitherValueNorError = ResponseError(code: .neitherValueNorError)
 
+    /// A blocking read with no timeout (``Response/value``, ``Response/error``,
+    /// ``Response/result``) in a test under ResponseKitTesting's response checks waited longer than
+    /// the test's wait limit, and gave up so that the test ends instead of hanging the run.
+    ///
+    /// Only the read ended, as with ``timedOut``: the response goes on. The checks report the
+    /// wait as a problem of the test, naming the response.
+    public static let waitLimitExceeded = ResponseError(code: .waitLimitExceeded)
+
     /// Says what went wrong.
     public var description: String {
         switch code {
@@ -73,6 +82,9 @@ public struct ResponseError: Error, Hashable, Sendable, CustomStringConvertible 
             "ResponseError.returnedSelf: a flatMap returned the response it makes, which can never finish"
         case .neitherValueNorError:
             "ResponseError.neitherValueNorError: the completion handler was called with neither a value nor an error"
+        case .waitLimitExceeded:
+            "ResponseError.waitLimitExceeded: a blocking read in a checked test waited longer than the test's wait "
+                + "limit and gave up; the response goes on"
         }
     }
 }

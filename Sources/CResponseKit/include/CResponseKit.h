@@ -230,6 +230,16 @@ static inline void rk_delivery_end(void) {
     rk_deliveries_here.depth -= 1;
 }
 
+/// The response this thread completes `level` completions up from the innermost one recorded
+/// (0: the innermost), or 0 when there is none that deep. The response checks ask it for a
+/// response made inside a completion, on a thread that runs no test: such a response belongs to
+/// the test whose response is being completed.
+static inline uintptr_t rk_delivery_recorded(uint32_t level) {
+    const rk_deliveries *here = &rk_deliveries_here;
+    uint32_t recorded = here->depth < RK_DELIVERIES_RECORDED ? here->depth : RK_DELIVERIES_RECORDED;
+    return level < recorded ? here->responses[recorded - 1 - level] : 0;
+}
+
 /// Whether this thread is completing `response` (its address) now, at any depth recorded.
 static inline bool rk_is_delivering(uintptr_t response) {
     const rk_deliveries *here = &rk_deliveries_here;

@@ -1,3 +1,4 @@
+import CResponseKit
 import Dispatch
 import Foundation
 
@@ -41,6 +42,12 @@ struct BlockingWait {
     let deadline: UInt64?
     let inTask: Bool
     let start = Self.now
+    /// In a test under the response checks, a wait with no deadline gives up at the test's wait
+    /// limit (uptime nanoseconds), so that a wait that can never end fails the test instead of
+    /// hanging the run; `nil` elsewhere.
+    let limit: UInt64?
+    /// The checks of the test that reads, which hear of a wait that reached its limit.
+    let checks: ResponseCheckScope?
 
     @usableFromInline
     init(response: any BlockingWaitSubject, waiter: BlockingWaiter, place: Place, deadline: UInt64?, inTask: Bool) {
@@ -49,6 +56,16 @@ struct BlockingWait {
         self.place = place
         self.deadline = deadline
         self.inTask = inTask
+        // One relaxed load while no test checks responses.
+        if deadline == nil, rk_check_scopes_are_running(),
+            let checks = ResponseCheckScope.current ?? ResponseCheckScopes.scope(of: ObjectIdentifier(response))
+        {
+            self.checks = checks
+            limit = Self.adding(checks.waitLimitNanoseconds, to: start)
+        } else {
+            checks = nil
+            limit = nil
+        }
     }
 
     @usableFromInline
@@ -56,6 +73,8 @@ struct BlockingWait {
         case done
         case timedOut
         case taskCancelled
+        /// The checked test's wait limit passed (``limit``).
+        case waitLimitReached
     }
 
     @usableFromInline
@@ -85,6 +104,8 @@ struct BlockingWait {
         var longWaitReported = false
         var mainQueueBlockedReported = false
         var doneButUndelivered: UInt64?
+        /// Inside a main-queue job: whether Dispatch's worker threads were free meanwhile.
+        var pool = WorkerPoolWatch()
     }
 
     /// How often a wait inside a task looks at the task's cancellation, in nanoseconds.
@@ -152,6 +173,7 @@ struct BlockingWait {
             comeBack(by: Self.adding(interval, to: Self.now))
         }
         if inTask { comeBack(by: Self.adding(Self.cancellationCheckInterval, to: Self.now)) }
+        if let limit { comeBack(by: limit) }
         return stop
     }
 
@@ -172,9 +194,21 @@ struct BlockingWait {
             reportUndelivered(after: now - since)
             return .done
         }
-        if place == .insideMainQueueJob, !seen.mainQueueBlockedReported, now >= mainQueueBlockedReport {
-            seen.mainQueueBlockedReported = true
-            reportMainQueueBlocked(after: now - start)
+        if place == .insideMainQueueJob, !seen.mainQueueBlockedReported, now &- start >= WorkerPoolWatch.interval {
+            // The main queue counts as blocked only for the time Dispatch's worker threads were
+            // free: work that waits for a thread of a stalled pool is late, not stuck.
+            seen.pool.look(now: now)
+            if now
+                >= Self.adding(
+                    ResponseDiagnostics.mainQueueBlockedThresholdNanoseconds, to: max(start, seen.pool.stalledUntil))
+            {
+                seen.mainQueueBlockedReported = true
+                reportMainQueueBlocked(after: now - start, poolStalledFor: seen.pool.stalledFor)
+            }
+        }
+        if let limit, now >= limit {
+            reportWaitLimit(after: now - start)
+            return .waitLimitReached
         }
         if let deadline {
             return now >= deadline ? .timedOut : nil
@@ -202,19 +236,39 @@ struct BlockingWait {
     }
 
     /// Reports that this wait, inside a main-queue job, has held the main queue for `waited`
-    /// nanoseconds. Says what is known, not more: whether the work needs the main queue cannot be
-    /// told from here.
-    private func reportMainQueueBlocked(after waited: UInt64) {
+    /// nanoseconds, the last threshold's worth of them with Dispatch's worker threads free. Says
+    /// what is known, not more: whether the work needs the main queue cannot be told from here.
+    private func reportMainQueueBlocked(after waited: UInt64, poolStalledFor stalled: UInt64) {
         let seconds = PendingResponse.seconds(.nanoseconds(Int(clamping: waited)))
+        let stall =
+            stalled == 0
+            ? ""
+            : " (of which Dispatch's worker threads had none free for "
+                + "\(PendingResponse.seconds(.nanoseconds(Int(clamping: stalled)))), not counted)"
         ResponseDiagnostics.report(
             .mainQueueBlocked,
-            "a blocking wait on \(response) inside a main-queue job is still waiting after \(seconds); "
-                + "the main queue can run nothing else until it ends (only ResponseKit's own main-queue work "
-                + "goes on), so if the work needs the main queue it will never finish (await get() instead, "
-                + "or wait off the main queue)",
+            "a blocking wait on \(response) inside a main-queue job is still waiting after \(seconds)\(stall), "
+                + "while Dispatch's worker threads were free to run its work; the main queue can run nothing else "
+                + "until the wait ends (only ResponseKit's own main-queue work goes on), so if the work needs the "
+                + "main queue it will never finish (await get() instead, or wait off the main queue)",
             file: response.file,
             line: response.line,
             about: response
+        )
+    }
+
+    /// Reports that this wait, in a checked test, gives up at the test's wait limit.
+    private func reportWaitLimit(after waited: UInt64) {
+        let seconds = PendingResponse.seconds(.nanoseconds(Int(clamping: waited)))
+        ResponseDiagnostics.report(
+            .longWait,
+            "a blocking read of \(response) gave up after \(seconds), the test's wait limit, and threw "
+                + "ResponseError.waitLimitExceeded so that the test ends; if the work needs the thread or queue the "
+                + "read blocked (the main queue, inside a @MainActor test), it could never finish",
+            file: response.file,
+            line: response.line,
+            about: response,
+            in: checks
         )
     }
 
@@ -249,7 +303,7 @@ struct BlockingWait {
 
     /// Off the main queue: sleeps on the semaphore.
     func block() -> Outcome {
-        if deadline == nil, !inTask {
+        if deadline == nil, !inTask, limit == nil {
             // Nothing to wake up for but the outcome: sleep with no timer, and let the watch
             // report a long wait (a timed sleep costs the kernel a timer per wait).
             let ticket = LongWaitWatch.watch(response, due: longWaitReport)

@@ -161,6 +161,16 @@ extension Response {
         case .taskCancelled:
             if removeWaiter(waiter) { releaseReaderClaim() }
             return .failure(CancellationError())
+        case .waitLimitReached:
+            // A checked test's read gave up so that the test ends: as a timeout, but thrown.
+            if removeWaiter(waiter) {
+                releaseReaderClaim()
+                return .failure(ResponseError.waitLimitExceeded)
+            }
+            if place.isOnMainQueue {
+                _ = BlockingWait(response: self, waiter: waiter, place: place, deadline: nil, inTask: inTask).run()
+            }
+            return settled(on: place)
         }
     }
 

@@ -144,4 +144,24 @@ extension ExecutorCallback {
             break
         }
     }
+
+    /// Runs the callback on its own executor, in the test's scope of `response`, which was made
+    /// under the response checks.
+    @usableFromInline
+    func deliver(_ result: Result<Value, any Error>, inScopeOf response: AnyObject) {
+        let executor = self.executor
+        switch (callback, result) {
+        case (.success(let body), .success(let value)):
+            let body = ResponseCheckScopes.binding(body, toScopeOf: response)
+            executor.run { body(value) }
+        case (.failure(let body), .failure(let error)):
+            let body = ResponseCheckScopes.binding(body, toScopeOf: response)
+            executor.run { body(error) }
+        case (.result(let body), _):
+            let body = ResponseCheckScopes.binding(body, toScopeOf: response)
+            executor.run { body(result) }
+        default:
+            break
+        }
+    }
 }

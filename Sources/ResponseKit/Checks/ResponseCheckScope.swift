@@ -70,11 +70,34 @@ package final class ResponseCheckScope: Sendable {
     /// The scope this one sits in (`expectDiagnostic` inside a checked test): what it does not
     /// take for itself, and what arrives after it finished, goes there.
     package let parent: ResponseCheckScope?
+    /// The test, as its framework names it, for what is written at once (a wait that may hang).
+    package let testName: String?
+    /// How long a blocking read with no timeout in the test may wait before it gives up
+    /// (``ResponseError/waitLimitExceeded``), in nanoseconds; `nil` for the parent's, or
+    /// ``ResponseDiagnostics/longWaitThreshold``.
+    private let ownWaitLimit: UInt64?
     private let state = LockedBox.make(State())
 
     /// A scope inside `parent`, by default the current one.
-    package init(parent: ResponseCheckScope? = ResponseCheckScope.current) {
+    ///
+    /// - Parameters:
+    ///   - parent: the scope this one sits in.
+    ///   - testName: the test's name, for what is written to standard error at once.
+    ///   - waitLimit: the test's wait limit in nanoseconds; `nil` for the parent's, or the
+    ///     long-wait threshold.
+    package init(
+        parent: ResponseCheckScope? = ResponseCheckScope.current,
+        testName: String? = nil,
+        waitLimit: UInt64? = nil
+    ) {
         self.parent = parent
+        self.testName = testName ?? parent?.testName
+        self.ownWaitLimit = waitLimit
+    }
+
+    /// How long a blocking read with no timeout in this scope waits before it gives up.
+    package var waitLimitNanoseconds: UInt64 {
+        ownWaitLimit ?? parent?.waitLimitNanoseconds ?? ResponseDiagnostics.longWaitThresholdNanoseconds
     }
 
     // MARK: - Running
@@ -186,11 +209,20 @@ package final class ResponseCheckScope: Sendable {
     }
 
     /// Keeps `diagnostic`, unless the scope has finished.
+    ///
+    /// A wait that may never end (``ResponseDiagnostic/Kind/mainQueueBlocked``,
+    /// ``ResponseDiagnostic/Kind/longWait``) is also written to standard error at once, naming the
+    /// test: the test's issues are recorded when it ends, and a wait that can never finish ends it
+    /// only at its wait limit.
     private func take(_ diagnostic: ResponseDiagnostic) -> Bool {
-        state.withLock { state in
+        let taken = state.withLock { state in
             guard !state.isFinished else { return false }
             state.diagnostics.append(diagnostic)
             return true
         }
+        if taken, diagnostic.kind == .mainQueueBlocked || diagnostic.kind == .longWait {
+            StandardError.writeLine(testName.map { "\(diagnostic) [in test \($0)]" } ?? diagnostic.description)
+        }
+        return taken
     }
 }

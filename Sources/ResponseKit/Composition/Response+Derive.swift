@@ -49,9 +49,15 @@ extension Response {
                     guard !derived.isDone else { return }
                     context.run {
                         guard !derived.isDone else { return }
-                        var completion = CompletionContext()
-                        step(result, derived, &completion)
-                        completion.runDeferred()
+                        // On another executor, off the completion: in the test's scope when the
+                        // response was made under the response checks.
+                        func runStep() {
+                            var completion = CompletionContext()
+                            step(result, derived, &completion)
+                            completion.runDeferred()
+                        }
+                        guard derived.isChecked else { return runStep() }
+                        ResponseCheckScopes.run(inScopeOf: derived, runStep)
                     }
                 }
             )
@@ -73,7 +79,8 @@ extension Response {
     @usableFromInline
     func forward(to derived: Response<Value>, context: inout CompletionContext) {
         if self === derived {
-            derived.finishNested(with: .failure(ResponseError.returnedSelf), in: &context)
+            // Reported before the failure is: a test blocked on the response hears of it only
+            // after its checks have the report.
             ResponseDiagnostics.report(
                 .returnedSelf,
                 "\(Self.self) created at \(file):\(line) was given itself to wait for (a flatMap or "
@@ -83,6 +90,7 @@ extension Response {
                 line: line,
                 about: self
             )
+            derived.finishNested(with: .failure(ResponseError.returnedSelf), in: &context)
             return
         }
         link(derived)

@@ -32,6 +32,11 @@ final class ResponseBodyJob<Value: Sendable>: DispatchJob, @unchecked Sendable {
     @inlinable
     func run() {
         guard !response.isCancelled else { return }
-        response.finish(with: Result(catching: body), how: .racing)
+        // Under the response checks, the body runs in the test's scope: it is the test's work.
+        guard response.isChecked else {
+            response.finish(with: Result(catching: body), how: .racing)
+            return
+        }
+        ResponseCheckScopes.run(inScopeOf: response) { _ = response.finish(with: Result(catching: body), how: .racing) }
     }
 }

@@ -6,10 +6,15 @@ extension Response {
 
     /// Fails the response with ``ResponseError/abandoned`` if it is still pending: its last
     /// resolver was just released.
+    ///
+    /// Reported *before* the response fails: whoever hears of the failure (a test blocked on the
+    /// response, which then ends) finds the report already made, never after. With the last
+    /// resolver gone only ``Response/cancel()`` can still finish the response; when it wins that
+    /// race, the work has still dropped its resolver without resolving, which is what the report
+    /// says.
     @usableFromInline
     func abandonIfPending() {
         guard flags & ResponseFlags.done == 0 else { return }
-        guard finish(with: .failure(ResponseError.abandoned), how: .abandoning) else { return }
         ResponseDiagnostics.report(
             .abandoned,
             "\(Self.self) created at \(file):\(line) was abandoned: its last resolver was released before "
@@ -18,6 +23,7 @@ extension Response {
             line: line,
             about: self
         )
+        finish(with: .failure(ResponseError.abandoned), how: .abandoning)
     }
 
     // MARK: - Diagnostics

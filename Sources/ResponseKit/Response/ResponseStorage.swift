@@ -416,14 +416,15 @@ extension Response {
             call(body, with: result)
         case .mainActorSuccess(let body):
             guard case .success(let value) = result else { return }
-            MainActorDelivery.call(body, with: value, after: executor, from: creationSite)
+            MainActorDelivery.call(checkedMainActor(body), with: value, after: executor, from: creationSite)
         case .mainActorFailure(let body):
             guard case .failure(let error) = result else { return }
-            MainActorDelivery.call(body, with: error, after: executor, from: creationSite)
+            MainActorDelivery.call(checkedMainActor(body), with: error, after: executor, from: creationSite)
         case .mainActorResult(let body):
-            MainActorDelivery.call(body, with: result, after: executor, from: creationSite)
+            MainActorDelivery.call(checkedMainActor(body), with: result, after: executor, from: creationSite)
         case .elsewhere(let boxed):
-            boxed.deliver(result)
+            guard isChecked else { return boxed.deliver(result) }
+            ResponseCheckScopes.run(inScopeOf: self) { boxed.deliver(result, inScopeOf: self) }
         }
     }
 
@@ -434,9 +435,26 @@ extension Response {
         switch executorKindAndLineHigh & ResponseLayout.ExecutorKind.mask {
         case ResponseLayout.ExecutorKind.immediate: body(argument)
         case ResponseLayout.ExecutorKind.main:
-            MainActorDelivery.callOnMainQueue(body, with: argument, from: creationSite)
-        default: executor.run { body(argument) }
+            MainActorDelivery.callOnMainQueue(checked(body), with: argument, from: creationSite)
+        default:
+            let body = checked(body)
+            executor.run { body(argument) }
         }
+    }
+
+    /// `body`, run in the test's scope when the response was made under the response checks: a
+    /// callback that runs later, on another thread, makes responses that are the test's. Only a
+    /// flag is read otherwise. (Inline callbacks need nothing: a response made during a
+    /// completion belongs to the test of the response completed, ``ResponseCheckScopes``.)
+    @inlinable @inline(__always)
+    func checked<Argument>(_ body: @escaping @Sendable (Argument) -> Void) -> @Sendable (Argument) -> Void {
+        isChecked ? ResponseCheckScopes.binding(body, toScopeOf: self) : body
+    }
+
+    /// ``checked(_:)`` for a main-actor callback.
+    @inlinable @inline(__always)
+    func checkedMainActor<Argument>(_ body: @escaping @MainActor (Argument) -> Void) -> @MainActor (Argument) -> Void {
+        isChecked ? ResponseCheckScopes.bindingMainActor(body, toScopeOf: self) : body
     }
 
     // MARK: - Registering

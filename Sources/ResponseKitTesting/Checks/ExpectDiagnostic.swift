@@ -18,6 +18,8 @@ import Testing
 /// }
 /// ```
 ///
+/// Works in XCTest files without `import Testing`: its defaults are plain literals.
+///
 /// Other problems of responses made in `body` stay the test's (under ``ResponseChecksTrait`` or
 /// ``ResponseChecksTestCase``), or go to `ResponseDiagnostics.handler` outside the
 /// checks. No `kind` diagnostic by the time `body` returns is a failure of the test: an issue in
@@ -25,22 +27,24 @@ import Testing
 ///
 /// - Parameters:
 ///   - kind: the kind of diagnostic `body` must cause.
-///   - file: for XCTest, where to report a missing diagnostic. Leave the default.
-///   - line: for XCTest, where to report a missing diagnostic. Leave the default.
-///   - sourceLocation: for Swift Testing, where to report it. Leave the default.
+///   - fileID: where to report a missing diagnostic. Leave the default.
+///   - filePath: where to report a missing diagnostic. Leave the default.
+///   - line: where to report a missing diagnostic. Leave the default.
+///   - column: where to report a missing diagnostic. Leave the default.
 ///   - body: the code that provokes the problem.
 /// - Returns: what `body` returns.
 @discardableResult
 public func expectDiagnostic<Output>(
     _ kind: ResponseDiagnostic.Kind,
-    file: StaticString = #filePath,
+    fileID: String = #fileID,
+    filePath: StaticString = #filePath,
     line: UInt = #line,
-    sourceLocation: SourceLocation = #_sourceLocation,
+    column: UInt = #column,
     _ body: () throws -> Output
 ) rethrows -> Output {
     let expectation = DiagnosticExpectation(kind)
     let result = try expectation.scope.run(body)
-    expectation.end(file: file, line: line, sourceLocation: sourceLocation)
+    expectation.end(at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
     return result
 }
 
@@ -48,22 +52,24 @@ public func expectDiagnostic<Output>(
 ///
 /// - Parameters:
 ///   - kind: the kind of diagnostic `body` must cause.
-///   - file: for XCTest, where to report a missing diagnostic. Leave the default.
-///   - line: for XCTest, where to report a missing diagnostic. Leave the default.
-///   - sourceLocation: for Swift Testing, where to report it. Leave the default.
+///   - fileID: where to report a missing diagnostic. Leave the default.
+///   - filePath: where to report a missing diagnostic. Leave the default.
+///   - line: where to report a missing diagnostic. Leave the default.
+///   - column: where to report a missing diagnostic. Leave the default.
 ///   - body: the code that provokes the problem.
 /// - Returns: what `body` returns.
 @discardableResult
 public func expectDiagnostic<Output>(
     _ kind: ResponseDiagnostic.Kind,
-    file: StaticString = #filePath,
+    fileID: String = #fileID,
+    filePath: StaticString = #filePath,
     line: UInt = #line,
-    sourceLocation: SourceLocation = #_sourceLocation,
+    column: UInt = #column,
     _ body: () async throws -> Output
 ) async rethrows -> Output {
     let expectation = DiagnosticExpectation(kind)
     let result = try await expectation.scope.runAsync(body)
-    expectation.end(file: file, line: line, sourceLocation: sourceLocation)
+    expectation.end(at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
     return result
 }
 
@@ -78,7 +84,7 @@ private struct DiagnosticExpectation {
 
     /// Takes the expected diagnostics, passes the others on, and fails the test when none came.
     /// The scope's responses and doubles go to the test's scope, to be checked when it ends.
-    func end(file: StaticString, line: UInt, sourceLocation: SourceLocation) {
+    func end(at site: CallSite) {
         let findings = scope.finish(handingOverToParent: true)
         let others = findings.diagnostics.filter { $0.kind != kind }
         for diagnostic in others {
@@ -90,6 +96,25 @@ private struct DiagnosticExpectation {
         }
         guard findings.diagnostics.count == others.count else { return }
         let message = "expected ResponseKit to report a \(kind) diagnostic, and it reported none"
-        failRunningTest(message, sourceLocation: sourceLocation, file: file, line: line)
+        failRunningTest(message, sourceLocation: site.sourceLocation, file: site.filePath, line: site.line)
+    }
+}
+
+/// Where `expectDiagnostic` was called, in literals that need no `import Testing` at the call site
+/// (a `#_sourceLocation` default did: `no macro named '_sourceLocation'` in a plain XCTest file).
+struct CallSite {
+    let fileID: String
+    let filePath: StaticString
+    let line: UInt
+    let column: UInt
+
+    /// The site for Swift Testing: its real file path, so IDEs and CI annotations can open it.
+    var sourceLocation: SourceLocation {
+        SourceLocation(
+            fileID: fileID,
+            filePath: "\(filePath)",
+            line: max(Int(clamping: line), 1),
+            column: max(Int(clamping: column), 1)
+        )
     }
 }

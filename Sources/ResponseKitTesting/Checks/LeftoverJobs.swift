@@ -1,4 +1,5 @@
 import ResponseKit
+import Testing
 
 /// The one report of the jobs a test double (a `ManualExecutor`, a `ManualScheduler`) is left
 /// with: made to the response checks when the checked test that made the double ends, or else
@@ -74,7 +75,10 @@ final class LeftoverJobs: Sendable {
         )
         if let scope, scope.receiveUnlessAllFinished(diagnostic) { return }
         let problem = ResponseCheckProblem(diagnostic)
-        if !failRunningTest(problem.description, sourceLocation: problem.sourceLocation, file: file, line: line) {
+        if !failRunningTest(
+            problem.description, sourceLocation: problem.sourceLocation(near: Test.current?.sourceLocation.filePath),
+            file: file, line: line)
+        {
             ResponseDiagnostics.handler(diagnostic)
         }
     }

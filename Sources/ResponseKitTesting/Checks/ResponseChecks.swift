@@ -52,3 +52,32 @@ public enum ResponseChecks {
         return ResponseCheckProblem.problems(in: scope.finish(), allowing: allowed)
     }
 }
+
+extension ResponseChecks {
+    /// Returns `body`, made to run under the response checks of the code that calls this: for work
+    /// a test hands to a `Thread` or a `DispatchQueue` of its own, whose responses are then the
+    /// test's too.
+    ///
+    /// Responses made in the test's code, in its child tasks, and in the transforms, callbacks and
+    /// `Response(on:)` bodies of its responses are the test's already, on any thread. Work started
+    /// some other way runs where no test is known; wrap it once:
+    ///
+    /// <!-- example: fragment -->
+    /// ```swift
+    /// let (response, resolver) = Response<Int>.pending(on: .immediate)
+    /// DispatchQueue.global().async(execute: ResponseChecks.propagating {
+    ///     let step = Response<Int>(on: .global()) { 20 }   // the test's, though made off its thread
+    ///     resolver.succeed(try! step.value + 22)
+    /// })
+    /// #expect(try response.value == 42)
+    /// ```
+    ///
+    /// Outside checked code, `body` runs as it is.
+    ///
+    /// - Parameter body: the work to run elsewhere.
+    /// - Returns: a closure that runs `body` under the caller's checks.
+    public static func propagating<Result>(_ body: @escaping @Sendable () -> Result) -> @Sendable () -> Result {
+        guard let scope = ResponseCheckScope.current else { return body }
+        return { scope.run(body) }
+    }
+}

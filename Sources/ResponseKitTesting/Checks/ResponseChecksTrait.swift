@@ -33,9 +33,31 @@ import Testing
 /// longer reach `ResponseDiagnostics.handler`.
 ///
 /// A test that provokes a problem on purpose says so with `expectDiagnostic(_:_:)`.
+///
+/// **No test hangs in silence.** A blocking read that holds the main queue (a `@MainActor`
+/// test) and is still waiting after `ResponseDiagnostics.mainQueueBlockedThreshold` of free
+/// worker threads, or any read waiting longer than `ResponseDiagnostics.longWaitThreshold`, is
+/// written to standard error at once, naming the test and the response. A read with no timeout
+/// that is still waiting at the test's *wait limit* (`waitLimit:`, by default the long-wait
+/// threshold, ten seconds) gives up: it throws `ResponseError.waitLimitExceeded` (``Response/error``
+/// returns it), so the test ends as a failure instead of hanging the run.
+///
+/// ```swift
+/// import ResponseKit
+/// import ResponseKitTesting
+/// import Testing
+///
+/// @Test(.responseChecks(waitLimit: .seconds(30)))   // a test that waits long on purpose
+/// func aLongImport_finishes() throws {
+///     #expect(try Response<Int>(on: .global()) { 42 }.value == 42)
+/// }
+/// ```
 public struct ResponseChecksTrait: TestTrait, SuiteTrait, TestScoping {
     /// Kinds of problem that are not issues under this trait.
     public let allowed: Set<ResponseDiagnostic.Kind>
+
+    /// The wait limit in nanoseconds; `nil` for the long-wait threshold.
+    let waitLimitNanoseconds: UInt64?
 
     /// Applied to every test of a suite it is attached to, each in a scope of its own.
     public var isRecursive: Bool { true }
@@ -44,6 +66,25 @@ public struct ResponseChecksTrait: TestTrait, SuiteTrait, TestScoping {
     /// `.responseChecks(allowing:)`.
     public init(allowing allowed: Set<ResponseDiagnostic.Kind> = []) {
         self.allowed = allowed
+        self.waitLimitNanoseconds = nil
+    }
+
+    /// Makes the trait with a wait limit; see `.responseChecks(allowing:waitLimit:)`.
+    ///
+    /// - Parameters:
+    ///   - allowed: the kinds of problem that are not issues.
+    ///   - waitLimit: how long a blocking read with no timeout may wait before it gives up with
+    ///     `ResponseError.waitLimitExceeded`, so that the test ends.
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+    public init(allowing allowed: Set<ResponseDiagnostic.Kind> = [], waitLimit: Duration) {
+        self.allowed = allowed
+        self.waitLimitNanoseconds = max(waitLimit, .milliseconds(1)).saturatingNanoseconds
+    }
+
+    /// The read's limit for this trait's tests.
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+    public var waitLimit: Duration {
+        waitLimitNanoseconds.map { .nanoseconds(Int64(clamping: $0)) } ?? ResponseDiagnostics.longWaitThreshold
     }
 
     /// A scope per test case, none for a suite as a whole (its tests have their own).
@@ -57,21 +98,29 @@ public struct ResponseChecksTrait: TestTrait, SuiteTrait, TestScoping {
         testCase: Test.Case?,
         performing function: @Sendable () async throws -> Void
     ) async throws {
-        let scope = ResponseCheckScope()
+        let scope = ResponseCheckScope(testName: Self.name(of: test), waitLimit: waitLimitNanoseconds)
         do {
             try await scope.runAsync(function)
         } catch {
-            Self.record(ResponseCheckProblem.problems(in: scope.finish(), allowing: allowed))
+            Self.record(ResponseCheckProblem.problems(in: scope.finish(), allowing: allowed), of: test)
             throw error
         }
-        Self.record(ResponseCheckProblem.problems(in: scope.finish(), allowing: allowed))
+        Self.record(ResponseCheckProblem.problems(in: scope.finish(), allowing: allowed), of: test)
     }
 
     /// Records `problems` as issues of the current test, at the site that made each response.
-    static func record(_ problems: [ResponseCheckProblem]) {
+    static func record(_ problems: [ResponseCheckProblem], of test: Test) {
         for problem in problems {
-            Issue.record(Comment(rawValue: problem.description), sourceLocation: problem.sourceLocation)
+            Issue.record(
+                Comment(rawValue: problem.description),
+                sourceLocation: problem.sourceLocation(near: test.sourceLocation.filePath)
+            )
         }
+    }
+
+    /// The test as Swift Testing shows it: `Suite/name()` at its file and line.
+    static func name(of test: Test) -> String {
+        "\(test.id.nameComponents.joined(separator: "/")) (\(test.sourceLocation.fileID):\(test.sourceLocation.line))"
     }
 }
 
@@ -86,13 +135,27 @@ extension Trait where Self == ResponseChecksTrait {
     public static func responseChecks(allowing kinds: ResponseDiagnostic.Kind...) -> Self {
         ResponseChecksTrait(allowing: Set(kinds))
     }
+
+    /// ``responseChecks``, with a wait limit of the test's own (and, optionally, kinds allowed).
+    ///
+    /// - Parameters:
+    ///   - kinds: the kinds that are not issues.
+    ///   - waitLimit: how long a blocking read with no timeout may wait before it throws
+    ///     `ResponseError.waitLimitExceeded` and the test ends; by default
+    ///     `ResponseDiagnostics.longWaitThreshold`.
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+    public static func responseChecks(allowing kinds: ResponseDiagnostic.Kind..., waitLimit: Duration) -> Self {
+        ResponseChecksTrait(allowing: Set(kinds), waitLimit: waitLimit)
+    }
 }
 
 extension ResponseCheckProblem {
     /// Where Swift Testing shows the problem: the creation site (a well-formed file ID, a line
-    /// of at least 1, as `SourceLocation` requires, even when the site is unknown).
-    var sourceLocation: SourceLocation {
+    /// of at least 1, as `SourceLocation` requires, even when the site is unknown), with the real
+    /// path of its file when it is in the package of `testFile` (``SourceFilePaths``).
+    func sourceLocation(near testFile: String?) -> SourceLocation {
         let fileID = file.contains("/") ? file : "ResponseKit/\(file == "?" ? "unknown.swift" : file)"
-        return SourceLocation(fileID: fileID, filePath: fileID, line: max(Int(line), 1), column: 1)
+        let filePath = SourceFilePaths.path(of: fileID, near: testFile) ?? fileID
+        return SourceLocation(fileID: fileID, filePath: filePath, line: max(Int(line), 1), column: 1)
     }
 }
