@@ -106,7 +106,7 @@ struct ResponseChecksReachTests {
 /// and the limit are the test's problems.
 struct ResponseChecksWaitLimitTests {
     @Test func aReadThatCanNeverFinish_inAMainQueueJob_endsAtTheWaitLimit() throws {
-        let scope = ResponseCheckScope(testName: "aDeadlock()", waitLimit: 4_000_000_000)
+        let scope = ResponseCheckScope(testName: "aDeadlock()", waitLimit: 6_000_000_000)
         let finished = Response<(onMainThread: Bool, error: ResponseError?)>.pending(on: .immediate)
         scope.run {
             DispatchQueue.main.async(
