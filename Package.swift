@@ -153,3 +153,23 @@ package.targets += [
         path: "Examples/ResponseKitDemoTests"
     ),
 ]
+
+// MARK: - The examples as a new Xcode 26 app target compiles them
+//
+// With RESPONSEKIT_EXAMPLES_ISOLATION=MainActor in the environment, every target under Examples/
+// is compiled with main-actor isolation by default (SE-0466) and the upcoming features
+// NonisolatedNonsendingByDefault and InferIsolatedConformances, the settings of a new app target
+// in Xcode 26; CI builds and tests the examples so, in a scratch path of its own. Flags rather than
+// `.defaultIsolation(MainActor.self)`, which needs swift-tools-version 6.2: this manifest stays at
+// 6.0 so that packages on Swift 6.0 and 6.1 can depend on ResponseKit, and they never see these
+// flags (the variable is read only when this package is the one being built).
+if Context.environment["RESPONSEKIT_EXAMPLES_ISOLATION"] == "MainActor" {
+    let mainActorByDefault: [SwiftSetting] = [
+        .unsafeFlags(["-default-isolation", "MainActor"]),
+        .enableUpcomingFeature("NonisolatedNonsendingByDefault"),
+        .enableUpcomingFeature("InferIsolatedConformances"),
+    ]
+    for target in package.targets where target.path?.hasPrefix("Examples/") == true {
+        target.swiftSettings = (target.swiftSettings ?? []) + mainActorByDefault
+    }
+}

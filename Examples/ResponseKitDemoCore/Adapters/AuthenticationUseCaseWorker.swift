@@ -11,7 +11,7 @@ import SignInCore
 /// - Who is signed in: the stored token is checked with the backend, so the session survives
 ///   restarts; a token the backend refuses is deleted, and nobody is signed in.
 /// - Sign out: the token file is deleted.
-public struct AuthenticationUseCaseWorker: AuthenticationWorker {
+public nonisolated struct AuthenticationUseCaseWorker: AuthenticationWorker {
     private let useCase: any AuthenticationUseCase
     private let api: any AuthenticationAPI
     private let tokenStore: any TokenStore

@@ -9,7 +9,7 @@ import ExampleSupport
 /// ResponseKitDemo: cannot keep data in /data/demo (mkdir /data: Permission denied); nothing was
 /// started or saved. Give a directory you can write with --data-dir DIR.
 /// ```
-public struct UnusableDataDirectory: Error, CustomStringConvertible {
+public nonisolated struct UnusableDataDirectory: Error, CustomStringConvertible {
     /// 73, `EX_CANTCREAT` of `sysexits(3)`: an output file cannot be created.
     public static let exitStatus: Int32 = 73
 

@@ -18,7 +18,7 @@ import Musl
 /// - `fsync` runs before the batch is reported written, so a written batch survives a crash.
 ///
 /// Also used by `Tests/Fixtures/ServiceRunnerFixture`, the process the services tests signal.
-public final class EventLogFile: Sendable {
+public nonisolated final class EventLogFile: Sendable {
     /// The file's path.
     public let path: String
     private let queue: DispatchQueue

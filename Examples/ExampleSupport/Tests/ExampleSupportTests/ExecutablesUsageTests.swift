@@ -11,7 +11,7 @@ import Testing
 /// documented status for a data directory it cannot use (73) is checked here too.
 @Suite(.serialized, .responseChecks)
 struct ExecutablesUsageTests {
-    static let executables = [
+    nonisolated static let executables = [
         "ResponseKitDemo", "RegisterActivation", "SignIn", "Cities", "Authentication", "CleanSwiftScene",
         "ResponseKitDemoLoad",
     ]

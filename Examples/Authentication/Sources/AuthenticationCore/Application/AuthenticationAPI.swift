@@ -4,7 +4,7 @@ import ResponseKit
 ///
 /// ``FakeAuthenticationBackend`` implements it in memory, with latency; ``HTTPAuthenticationAPI``
 /// over HTTP, as a shipping app would.
-public protocol AuthenticationAPI: Sendable {
+public nonisolated protocol AuthenticationAPI: Sendable {
     /// Exchanges credentials for a token.
     ///
     /// - Parameter credentials: valid credentials.

@@ -12,7 +12,7 @@ import ResponseKit
 ///     .validating()
 ///     .intercepting { user in audit.record(user) }
 /// ```
-public protocol AuthenticationUseCase: Sendable {
+public nonisolated protocol AuthenticationUseCase: Sendable {
     /// Signs in with `credentials`.
     ///
     /// - Parameter credentials: as typed.

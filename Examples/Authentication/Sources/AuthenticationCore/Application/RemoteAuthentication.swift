@@ -5,7 +5,7 @@ import ResponseKit
 /// It checks nothing and adds nothing; the decorators do that. Each step starts when the one
 /// before succeeded; a failure at any step fails the whole, and nothing after it runs (a token
 /// that was refused is never stored).
-public struct RemoteAuthentication: AuthenticationUseCase {
+public nonisolated struct RemoteAuthentication: AuthenticationUseCase {
     private let api: any AuthenticationAPI
     private let tokenStore: any TokenStore
 

@@ -3,7 +3,7 @@
 /// The token is a password in all but name: keep it where only the user can read it
 /// (``FileTokenStore``, a file with permissions 0600; the Keychain on Apple platforms), never in
 /// plain preferences, which any process of the user, and every backup, can read.
-public protocol TokenStore: Sendable {
+public nonisolated protocol TokenStore: Sendable {
     /// Stores `token`, replacing any previous one.
     ///
     /// - Parameter token: the token.

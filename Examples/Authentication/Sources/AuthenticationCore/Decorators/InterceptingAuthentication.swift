@@ -5,7 +5,7 @@ import ResponseKit
 ///
 /// Built on `Response.intercept`: the side effect runs with the user before the response
 /// succeeds, never on a failure, and cannot change the outcome.
-public struct InterceptingAuthentication: AuthenticationUseCase {
+public nonisolated struct InterceptingAuthentication: AuthenticationUseCase {
     private let decorated: any AuthenticationUseCase
     private let onAuthenticated: @Sendable (AuthenticatedUser) -> Void
 

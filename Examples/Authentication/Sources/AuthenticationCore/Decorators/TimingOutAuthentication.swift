@@ -4,7 +4,7 @@ import ResponseKit
 ///
 /// Built on `Response.timeout(after:scheduler:)`; time comes from the injected scheduler, so
 /// tests move it by hand.
-public struct TimingOutAuthentication: AuthenticationUseCase {
+public nonisolated struct TimingOutAuthentication: AuthenticationUseCase {
     private let decorated: any AuthenticationUseCase
     private let limit: Duration
     private let scheduler: any ResponseScheduler

@@ -8,7 +8,7 @@ import ResponseKit
 ///   ``AuthenticationError/unexpectedUser``: never show someone else's account.
 ///
 /// Built on `Response.validate`, so both checks read as one chain.
-public struct ValidatingAuthentication: AuthenticationUseCase {
+public nonisolated struct ValidatingAuthentication: AuthenticationUseCase {
     private let decorated: any AuthenticationUseCase
 
     /// Wraps `decorated`.

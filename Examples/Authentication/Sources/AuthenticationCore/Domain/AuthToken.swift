@@ -1,7 +1,7 @@
 /// The secret the backend issues on sign-in; it proves who the user is on later requests.
 ///
 /// Its description hides the value, so a token written to a log or an error message leaks nothing.
-public struct AuthToken: Hashable, Sendable, CustomStringConvertible {
+public nonisolated struct AuthToken: Hashable, Sendable, CustomStringConvertible {
     /// The secret itself.
     public let value: String
 

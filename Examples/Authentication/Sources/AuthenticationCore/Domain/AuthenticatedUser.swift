@@ -1,5 +1,5 @@
 /// The user the backend says a token belongs to.
-public struct AuthenticatedUser: Hashable, Sendable {
+public nonisolated struct AuthenticatedUser: Hashable, Sendable {
     /// The backend's identifier.
     public let id: Int
     /// The full name, for greetings.

@@ -1,5 +1,5 @@
 /// Why authentication failed. Each case says so in words for the person signing in.
-public enum AuthenticationError: Error, Hashable, Sendable, CustomStringConvertible {
+public nonisolated enum AuthenticationError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The email address is not of the form `name@host.domain`; nothing was sent.
     case invalidEmail
     /// The password is empty; nothing was sent.

@@ -1,5 +1,5 @@
 /// What someone types to sign in.
-public struct Credentials: Hashable, Sendable {
+public nonisolated struct Credentials: Hashable, Sendable {
     /// The email address, as typed.
     public let email: String
     /// The password, as typed.

@@ -11,7 +11,7 @@ import ResponseKit
 /// Time comes from a ``ResponseKit/ResponseScheduler``: real time in the example,
 /// `ManualScheduler` in tests, so a test of a slow backend never sleeps. Cancelling a request
 /// drops its pending answer.
-public final class FakeAuthenticationBackend: AuthenticationAPI {
+public nonisolated final class FakeAuthenticationBackend: AuthenticationAPI {
     /// An account the backend knows.
     public struct Account: Sendable {
         /// The user the account belongs to.

@@ -16,7 +16,7 @@ import Musl
 /// with 0600 from its first byte (``ExampleSupport/AtomicFile`` sets the mode on the temporary
 /// file before writing, then renames it), so no other account can read it even for a moment,
 /// and a crash never leaves half a token. On Apple platforms the Keychain plays this role.
-public struct FileTokenStore: TokenStore {
+public nonisolated struct FileTokenStore: TokenStore {
     /// The file's permissions: read and write for the owner, nothing for anyone else.
     public static let permissions: mode_t = 0o600
 

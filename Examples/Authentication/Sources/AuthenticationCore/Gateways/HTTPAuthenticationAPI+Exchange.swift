@@ -6,10 +6,10 @@ import FoundationNetworking
 #endif
 
 // The data task is the handle `Response.wrap` cancels with the response.
-extension URLSessionTask: ResponseCancellable {}
+nonisolated extension URLSessionTask: ResponseCancellable {}
 
 /// A status and a body: what the gateway needs of an HTTP answer.
-struct HTTPReply: Sendable {
+nonisolated struct HTTPReply: Sendable {
     /// The request, for messages: `POST /token`.
     let request: String
     /// The HTTP status code.
@@ -34,12 +34,12 @@ struct HTTPReply: Sendable {
 }
 
 /// `{"token": "…"}`, the token endpoint's answer.
-struct TokenBody: Decodable {
+nonisolated struct TokenBody: Decodable {
     let token: String
 }
 
 /// `{"id": 1, "name": "…", "email": "…"}`, the user endpoint's answer.
-struct UserBody: Decodable {
+nonisolated struct UserBody: Decodable {
     let id: Int
     let name: String
     let email: String

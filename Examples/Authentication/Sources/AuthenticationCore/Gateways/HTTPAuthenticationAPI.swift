@@ -29,7 +29,7 @@ import FoundationNetworking
 ///
 /// Every member is safe to call from any thread. Responses deliver their callbacks on the
 /// executor given to ``init(baseURL:timeout:scheduler:executor:)``.
-public final class HTTPAuthenticationAPI: AuthenticationAPI {
+public nonisolated final class HTTPAuthenticationAPI: AuthenticationAPI {
     /// Where the endpoints are: `<baseURL>/token` and `<baseURL>/user`.
     public let baseURL: URL
     /// How long a request may take before it fails with ``AuthenticationError/timedOut`` (and its

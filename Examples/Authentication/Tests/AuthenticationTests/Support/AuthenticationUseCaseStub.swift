@@ -3,7 +3,7 @@ import ResponseKit
 import ResponseKitTesting
 
 /// A use case that records the credentials it is given and answers with what the test says.
-final class AuthenticationUseCaseStub: AuthenticationUseCase {
+nonisolated final class AuthenticationUseCaseStub: AuthenticationUseCase {
     let received = Recorder<Credentials>()
     private let answer: @Sendable (Credentials) -> Response<AuthenticatedUser>
 

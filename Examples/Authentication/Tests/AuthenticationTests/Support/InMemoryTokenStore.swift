@@ -3,7 +3,7 @@ import ExampleSupport
 import ResponseKit
 
 /// A token store in memory, that can be told to fail.
-final class InMemoryTokenStore: TokenStore {
+nonisolated final class InMemoryTokenStore: TokenStore {
     struct Broken: Error, CustomStringConvertible {
         var description: String { "disk full" }
     }

@@ -22,7 +22,7 @@ import Musl
 /// let server = try LoopbackHTTPServer(routes: ["POST /token": .json(200, #"{"token": "t"}"#)])
 /// defer { server.stop() }
 /// ```
-final class LoopbackHTTPServer: Sendable {
+nonisolated final class LoopbackHTTPServer: Sendable {
     /// A canned answer.
     struct Reply: Sendable {
         /// The status code.
@@ -267,9 +267,9 @@ final class LoopbackHTTPServer: Sendable {
 }
 
 #if canImport(Darwin)
-private let streamSocket = SOCK_STREAM
-private let noSignal: Int32 = 0  // Darwin: SO_NOSIGPIPE is set on each connection instead
+private nonisolated let streamSocket = SOCK_STREAM
+private nonisolated let noSignal: Int32 = 0  // Darwin: SO_NOSIGPIPE is set on each connection instead
 #else
-private let streamSocket = Int32(SOCK_STREAM.rawValue)
-private let noSignal = Int32(MSG_NOSIGNAL)
+private nonisolated let streamSocket = Int32(SOCK_STREAM.rawValue)
+private nonisolated let noSignal = Int32(MSG_NOSIGNAL)
 #endif

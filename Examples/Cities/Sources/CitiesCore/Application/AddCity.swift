@@ -1,7 +1,7 @@
 import ResponseKit
 
 /// The use case that adds a city to the end of the list, unless it is already there.
-public struct AddCity: Sendable {
+public nonisolated struct AddCity: Sendable {
     private let gateway: any CitiesGateway
 
     /// Makes the use case.

@@ -1,5 +1,5 @@
 /// What adding or deleting a city did: the city concerned, and the list afterwards.
-public struct CitiesChange: Hashable, Sendable {
+public nonisolated struct CitiesChange: Hashable, Sendable {
     /// The city added, or the city deleted (named as it was stored).
     public let city: City
     /// The list after the change, as saved.

@@ -5,7 +5,7 @@ import ResponseKit
 /// The application layer owns this protocol; the gateway layer implements it:
 /// ``FileCitiesGateway`` keeps the list on disk, ``InMemoryCitiesGateway`` in memory for tests.
 /// Both methods return at once and finish later.
-public protocol CitiesGateway: Sendable {
+public nonisolated protocol CitiesGateway: Sendable {
     /// Reads the list.
     ///
     /// - Returns: the cities, in the order they were added; a failure when the list cannot be read.

@@ -1,7 +1,7 @@
 import ResponseKit
 
 /// The use case that takes a city off the list.
-public struct DeleteCity: Sendable {
+public nonisolated struct DeleteCity: Sendable {
     private let gateway: any CitiesGateway
 
     /// Makes the use case.

@@ -1,7 +1,7 @@
 import ResponseKit
 
 /// The use case that reads the list of cities to show it.
-public struct DisplayCities: Sendable {
+public nonisolated struct DisplayCities: Sendable {
     private let gateway: any CitiesGateway
 
     /// Makes the use case.

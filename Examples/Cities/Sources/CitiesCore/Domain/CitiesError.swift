@@ -1,7 +1,7 @@
 import ExampleSupport
 
 /// Why a change to the list was refused. Each case says so in words for the user.
-public enum CitiesError: Error, Hashable, Sendable, CustomStringConvertible {
+public nonisolated enum CitiesError: Error, Hashable, Sendable, CustomStringConvertible {
     /// No name was given.
     case emptyName
     /// The name has this many characters, more than ``City/maximumNameLength``.

@@ -1,5 +1,5 @@
 /// A city on the list.
-public struct City: Hashable, Sendable, Codable {
+public nonisolated struct City: Hashable, Sendable, Codable {
     /// The longest name accepted.
     public static let maximumNameLength = 80
 

@@ -1,5 +1,5 @@
 /// Why ``FileCitiesGateway`` could not read or save the list. The stored list is never lost.
-public enum CitiesFileError: Error, Hashable, Sendable, CustomStringConvertible {
+public nonisolated enum CitiesFileError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The file exists but is not a list this app can read. It is left exactly as it is.
     case damaged(path: String, reason: String)
     /// The file exists but could not be read.

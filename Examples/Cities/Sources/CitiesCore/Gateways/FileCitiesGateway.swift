@@ -16,7 +16,7 @@ import ResponseKit
 /// - A file that is not a list of cities (hand-edited, truncated, written by a newer version) is
 ///   never overwritten: every read and change fails with ``CitiesFileError/damaged(path:reason:)``,
 ///   which says where the file is and how to recover, until someone repairs or moves it.
-public final class FileCitiesGateway: CitiesGateway {
+public nonisolated final class FileCitiesGateway: CitiesGateway {
     /// The file's format version; a file with another version is left alone.
     static let version = 1
 
@@ -82,7 +82,7 @@ public final class FileCitiesGateway: CitiesGateway {
     }
 }
 
-extension JSONEncoder {
+nonisolated extension JSONEncoder {
     /// Stable output: keys sorted, so the file diffs cleanly.
     static var sorted: JSONEncoder {
         let encoder = JSONEncoder()

@@ -4,7 +4,7 @@ import ResponseKit
 /// Keeps the list of cities in memory: for tests, and for apps that need no persistence.
 ///
 /// Answers at once, with responses that are already done and deliver on the given executor.
-public final class InMemoryCitiesGateway: CitiesGateway {
+public nonisolated final class InMemoryCitiesGateway: CitiesGateway {
     private let cities: Locked<[City]>
     private let executor: ResponseExecutor
 

@@ -1,5 +1,5 @@
 /// What the cities screen shows: a headline and one row per city.
-public struct CitiesViewModel: Hashable, Sendable {
+public nonisolated struct CitiesViewModel: Hashable, Sendable {
     /// `Your cities (2)`, or `No cities yet: add one, such as: add Paris`.
     public let title: String
     /// `1. Paris`, `2. Lima`, in the order they were added.

@@ -1,5 +1,5 @@
 /// A person in the address book, as stored: names and phone number as they were typed.
-public struct Contact: Hashable, Sendable {
+public nonisolated struct Contact: Hashable, Sendable {
     /// The store's identifier.
     public let id: Int
     /// The first name, as typed: `jean-luc`.

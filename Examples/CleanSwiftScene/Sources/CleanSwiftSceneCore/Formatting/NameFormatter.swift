@@ -1,5 +1,5 @@
 /// Capitalises names for display: `jean-luc PICARD` becomes `Jean-Luc Picard`.
-public enum NameFormatter {
+public nonisolated enum NameFormatter {
     /// Each part of a name capitalised (first letter upper case, the rest lower case), where parts
     /// are separated by spaces, hyphens and apostrophes: `o'brien` becomes `O'Brien`. Runs of
     /// spaces become one.

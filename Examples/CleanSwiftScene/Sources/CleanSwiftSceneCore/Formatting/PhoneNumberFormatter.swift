@@ -1,5 +1,5 @@
 /// Formats phone numbers for display, whatever punctuation they were typed with.
-public enum PhoneNumberFormatter {
+public nonisolated enum PhoneNumberFormatter {
     /// The number in the North American style when it is one, otherwise as typed.
     ///
     /// | Typed | Shown |
@@ -35,14 +35,14 @@ public enum PhoneNumberFormatter {
     }
 }
 
-extension Character {
+nonisolated extension Character {
     /// Whether this is one of `0` to `9` (not any Unicode digit).
     var isASCIIDigit: Bool {
         ("0"..."9").contains(self)
     }
 }
 
-extension String {
+nonisolated extension String {
     /// The string without leading and trailing whitespace.
     func trimmingWhitespace() -> String {
         guard let start = firstIndex(where: { !$0.isWhitespace }), let end = lastIndex(where: { !$0.isWhitespace })

@@ -1,7 +1,7 @@
 import ResponseKit
 
 /// Where contacts are kept: a database or an API in a shipping app, ``InMemoryContactsStore`` here.
-public protocol ContactsStore: Sendable {
+public nonisolated protocol ContactsStore: Sendable {
     /// Reads every contact, in no particular order.
     ///
     /// - Returns: a response, returned at once, with the contacts or why they could not be read.
@@ -10,7 +10,7 @@ public protocol ContactsStore: Sendable {
 
 /// A contacts store in memory that answers after a delay, timed by a ``ResponseKit/ResponseScheduler``
 /// (`ManualScheduler` in tests).
-public final class InMemoryContactsStore: ContactsStore {
+public nonisolated final class InMemoryContactsStore: ContactsStore {
     private let contacts: [Contact]
     private let latency: Duration
     private let scheduler: any ResponseScheduler

@@ -4,7 +4,7 @@ import ResponseKit
 ///
 /// It sorts the address book by last name, then first name, ignoring letter case, the way the
 /// app always shows it.
-public struct ContactsWorker: Sendable {
+public nonisolated struct ContactsWorker: Sendable {
     private let store: any ContactsStore
 
     /// Makes a worker.

@@ -20,7 +20,7 @@ import Musl
 /// case .invalid(let problem): usage.exitRejecting(problem)
 /// }
 /// ```
-public struct CommandLineUsage: Sendable {
+public nonisolated struct CommandLineUsage: Sendable {
     /// 64, `EX_USAGE` of `sysexits(3)`: the command line was wrong.
     public static let badUsageStatus: Int32 = 64
 
@@ -74,7 +74,7 @@ public struct CommandLineUsage: Sendable {
 }
 
 /// What an example's command line asks for.
-public enum CommandLineRequest<Options: Sendable>: Sendable {
+public nonisolated enum CommandLineRequest<Options: Sendable>: Sendable {
     /// Run with these options.
     case run(Options)
     /// Print the usage: `-h` or `--help`.
@@ -86,7 +86,7 @@ public enum CommandLineRequest<Options: Sendable>: Sendable {
 extension CommandLineRequest: Equatable where Options: Equatable {}
 
 /// The options of an executable that takes no argument but `-h` / `--help`: none.
-public struct NoArguments: Equatable, Sendable {
+public nonisolated struct NoArguments: Equatable, Sendable {
     /// The only value.
     public init() {}
 }

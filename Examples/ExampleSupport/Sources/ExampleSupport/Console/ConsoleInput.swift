@@ -12,7 +12,7 @@ import ResponseKit
 ///     if let line { handle(line) } else { quit() }
 /// }
 /// ```
-public final class ConsoleInput: Sendable {
+public nonisolated final class ConsoleInput: Sendable {
     private let queue = DispatchQueue(label: "ExampleSupport.ConsoleInput")
     private let readLine: @Sendable () -> String?
 

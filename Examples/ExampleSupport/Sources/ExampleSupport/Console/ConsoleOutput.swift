@@ -17,7 +17,7 @@ import Musl
 /// output.writeLine("Signed in as Ada")
 /// output.write("> ")   // a prompt: no newline
 /// ```
-public struct ConsoleOutput: Sendable {
+public nonisolated struct ConsoleOutput: Sendable {
     private let sink: @Sendable (String) -> Void
 
     /// Makes an output that hands every piece of text to `sink`, as written.

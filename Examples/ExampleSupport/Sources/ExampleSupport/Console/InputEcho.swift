@@ -16,7 +16,7 @@
 /// Escaped are the C0 and C1 control characters and DEL (a newline reads `\n`, a tab `\t`, a
 /// carriage return `\r`, NUL `\0`, others `\u{1B}`), and the characters that reorder or break
 /// lines (bidirectional overrides and isolates, the line and paragraph separators).
-public enum InputEcho {
+public nonisolated enum InputEcho {
     /// How many Unicode scalars of the input are shown before it is cut: 100.
     public static let limit = 100
 

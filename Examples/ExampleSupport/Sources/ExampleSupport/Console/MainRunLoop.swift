@@ -2,7 +2,7 @@ import Foundation
 
 /// Keeps the main queue running on the main thread, for callback-style examples that have no
 /// `ServiceRunner`.
-public enum MainRunLoop {
+public nonisolated enum MainRunLoop {
     /// Runs the main run loop until the process exits: main-queue callbacks (and so main-actor
     /// callbacks of responses) are delivered on the main thread.
     ///

@@ -7,7 +7,7 @@ import Musl
 #endif
 
 /// Questions about the terminal an example runs in, so that it can behave when piped.
-public enum Terminal {
+public nonisolated enum Terminal {
     /// Whether standard input is a terminal: a person types the commands. When it is not
     /// (a pipe, a file, `/dev/null`), examples print no prompt and echo each command instead.
     public static var isStandardInputInteractive: Bool {

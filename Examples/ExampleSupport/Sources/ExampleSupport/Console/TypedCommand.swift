@@ -6,7 +6,7 @@
 /// command.arguments   // ["New", "York"]
 /// command.remainder   // "New York"
 /// ```
-public struct TypedCommand: Hashable, Sendable {
+public nonisolated struct TypedCommand: Hashable, Sendable {
     /// The first word, lowercased: `add` for `Add Paris`.
     public let name: String
     /// The words after the name.
@@ -29,7 +29,7 @@ public struct TypedCommand: Hashable, Sendable {
     }
 }
 
-extension String {
+nonisolated extension String {
     /// The string without leading and trailing spaces and tabs.
     func trimmingSpaces() -> String {
         let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }

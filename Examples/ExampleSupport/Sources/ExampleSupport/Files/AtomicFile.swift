@@ -20,7 +20,7 @@ import Musl
 /// try AtomicFile.write(try JSONEncoder().encode(document), to: path)
 /// let bytes = try AtomicFile.read(path)   // nil when there is no file
 /// ```
-public enum AtomicFile {
+public nonisolated enum AtomicFile {
     /// Replaces the file at `path` with `data`, atomically.
     ///
     /// Creates the file's directory (and its parents) with permissions 0700 when it is missing.

@@ -9,7 +9,7 @@ import Musl
 #endif
 
 /// Where an example keeps its files between runs.
-public enum DataDirectory {
+public nonisolated enum DataDirectory {
     /// `$XDG_DATA_HOME/ResponseKitExamples/<app>`, or `~/.local/share/ResponseKitExamples/<app>`
     /// when `XDG_DATA_HOME` is not set: the per-user data directory of the freedesktop.org
     /// convention, outside the repository, so runs never dirty the working tree.

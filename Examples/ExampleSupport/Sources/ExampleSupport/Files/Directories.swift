@@ -12,7 +12,7 @@ import Musl
 /// last system call set, so a path through a regular file used to be reported as an
 /// "Input/output error". `mkdir(2)`, one component at a time, says what went wrong ("Not a
 /// directory", "Permission denied") and where.
-enum Directories {
+nonisolated enum Directories {
     /// Creates `path` and any missing parents, each with `permissions`; succeeds when it exists.
     ///
     /// - Throws: ``FileError`` naming the component that could not be created and why.

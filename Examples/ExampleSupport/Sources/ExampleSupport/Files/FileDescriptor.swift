@@ -7,7 +7,7 @@ import Musl
 #endif
 
 /// Whole writes to a file descriptor.
-enum FileDescriptor {
+nonisolated enum FileDescriptor {
     /// Writes every byte of `text` to `descriptor`, retrying after interruptions; gives up quietly
     /// when the reader has gone (a closed pipe), as `print` does.
     static func write(_ text: String, to descriptor: Int32) {

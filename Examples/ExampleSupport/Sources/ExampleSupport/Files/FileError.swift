@@ -7,7 +7,7 @@ import Musl
 #endif
 
 /// A system call on a file failed: which, on what, and the system's reason.
-public struct FileError: Error, Hashable, Sendable, CustomStringConvertible {
+public nonisolated struct FileError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The call that failed, such as `open` or `rename`.
     public let operation: String
     /// The path it was given.

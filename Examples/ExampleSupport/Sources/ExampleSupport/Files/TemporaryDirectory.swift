@@ -12,7 +12,7 @@ import Foundation
 ///     }
 /// }
 /// ```
-public final class TemporaryDirectory: Sendable {
+public nonisolated final class TemporaryDirectory: Sendable {
     /// The directory's path.
     public let path: String
 

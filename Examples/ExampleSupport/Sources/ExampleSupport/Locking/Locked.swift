@@ -14,7 +14,7 @@ import Foundation
 // Safety of `@unchecked Sendable`: the value is reachable only through `withLock`, which holds the
 // lock for the whole access, so no two threads touch it at once; the value itself must be
 // `Sendable` (the conditional conformance below) to be handed between threads.
-public final class Locked<Value>: @unchecked Sendable where Value: Sendable {
+public nonisolated final class Locked<Value>: @unchecked Sendable where Value: Sendable {
     private let lock = NSLock()
     private var value: Value
 

@@ -11,7 +11,7 @@ import ResponseKit
 /// let activate = ActivateRegister(gateway: server, timeout: .seconds(5))
 /// let register = try activate.execute(request).value   // the blocking style
 /// ```
-public struct ActivateRegister: Sendable {
+public nonisolated struct ActivateRegister: Sendable {
     private let gateway: any RegisterActivationGateway
     private let timeout: Duration
     private let scheduler: any ResponseScheduler

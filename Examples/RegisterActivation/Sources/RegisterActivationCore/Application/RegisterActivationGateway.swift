@@ -2,7 +2,7 @@ import ResponseKit
 
 /// The activation server, as the application layer sees it. The gateway layer implements it
 /// (``FakeActivationServer`` here; an HTTP client in a shipping app).
-public protocol RegisterActivationGateway: Sendable {
+public nonisolated protocol RegisterActivationGateway: Sendable {
     /// Asks the server to activate a register.
     ///
     /// - Parameter request: the checked request.

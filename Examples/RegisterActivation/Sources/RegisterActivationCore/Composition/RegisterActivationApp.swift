@@ -3,7 +3,7 @@ import ResponseKit
 
 /// The composition root: builds the server, the interactor and the screen, runs one activation
 /// in the blocking style, and says how it went.
-public struct RegisterActivationApp: Sendable {
+public nonisolated struct RegisterActivationApp: Sendable {
     /// How often the spinner is redrawn while waiting.
     public static let spinnerInterval: Duration = .milliseconds(100)
 

@@ -1,5 +1,5 @@
 /// The command line of the `RegisterActivation` executable.
-public enum ActivationArguments {
+public nonisolated enum ActivationArguments {
     /// What the command line asks for.
     public enum Parsed: Equatable, Sendable {
         /// Activate with these options.
@@ -57,7 +57,7 @@ public enum ActivationArguments {
 }
 
 /// Everything one run of the executable needs.
-public struct ActivationOptions: Equatable, Sendable {
+public nonisolated struct ActivationOptions: Equatable, Sendable {
     /// The form.
     public var request: RegisterActivationRequest
     /// How long the fake server takes to answer.

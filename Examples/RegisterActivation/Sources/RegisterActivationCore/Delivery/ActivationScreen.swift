@@ -1,7 +1,7 @@
 import ExampleSupport
 
 /// The command-line view: writes a view model as two lines.
-public struct ActivationScreen: Sendable {
+public nonisolated struct ActivationScreen: Sendable {
     private let output: ConsoleOutput
 
     /// Makes a screen that writes to `output`.

@@ -2,7 +2,7 @@ import ResponseKit
 
 /// The blocking style with a heartbeat: waits for a response in short slices, so the caller can
 /// redraw a spinner between them.
-public enum BlockingWait {
+public nonisolated enum BlockingWait {
     /// Waits until `response` is done, calling `whileWaiting` each time a slice of `interval`
     /// passes without an answer.
     ///

@@ -4,7 +4,7 @@ import ExampleSupport
 ///
 /// On a terminal it is a spinner redrawn in place (`\r`) with the time waited so far, erased when
 /// the answer comes. In a pipe or a log, where `\r` would leave debris, it is one plain line.
-public struct ProgressLine: Sendable {
+public nonisolated struct ProgressLine: Sendable {
     private static let frames: [Character] = ["|", "/", "-", "\\"]
     private let output: ConsoleOutput
     private let message: String

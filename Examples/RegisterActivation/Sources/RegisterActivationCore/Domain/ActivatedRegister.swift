@@ -1,5 +1,5 @@
 /// A register the server activated: it may now take sales.
-public struct ActivatedRegister: Hashable, Sendable {
+public nonisolated struct ActivatedRegister: Hashable, Sendable {
     /// The store the register belongs to.
     public let storeName: String
     /// The register's number.

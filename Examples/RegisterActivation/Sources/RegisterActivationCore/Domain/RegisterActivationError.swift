@@ -1,7 +1,7 @@
 import ExampleSupport
 
 /// Why a register was not activated. Each case says so in words a cashier understands.
-public enum RegisterActivationError: Error, Hashable, Sendable, CustomStringConvertible {
+public nonisolated enum RegisterActivationError: Error, Hashable, Sendable, CustomStringConvertible {
     /// A field of the form.
     public enum Field: String, Hashable, Sendable {
         /// The store's name.
@@ -46,7 +46,7 @@ public enum RegisterActivationError: Error, Hashable, Sendable, CustomStringConv
     }
 }
 
-extension Duration {
+nonisolated extension Duration {
     /// `1.5 s`, `5 s`.
     var formattedSeconds: String {
         let (seconds, attoseconds) = components

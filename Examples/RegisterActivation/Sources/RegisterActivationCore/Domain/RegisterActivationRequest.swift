@@ -1,5 +1,5 @@
 /// What the cashier typed to activate a point-of-sale register, as typed: nothing is checked yet.
-public struct RegisterActivationRequest: Hashable, Sendable {
+public nonisolated struct RegisterActivationRequest: Hashable, Sendable {
     /// The store's name, such as `Corner Shop`.
     public var storeName: String
     /// The manager's login at that store.
@@ -42,7 +42,7 @@ public struct RegisterActivationRequest: Hashable, Sendable {
 }
 
 /// A request whose fields passed ``RegisterActivationRequest/validated()``: what the server is sent.
-public struct ValidActivationRequest: Hashable, Sendable {
+public nonisolated struct ValidActivationRequest: Hashable, Sendable {
     /// The store's name, trimmed.
     public let storeName: String
     /// The manager's login, trimmed.
@@ -53,7 +53,7 @@ public struct ValidActivationRequest: Hashable, Sendable {
     public let registerNumber: Int
 }
 
-extension String {
+nonisolated extension String {
     /// The string without leading and trailing whitespace.
     func trimmingSpaces() -> String {
         guard let start = firstIndex(where: { !$0.isWhitespace }), let end = lastIndex(where: { !$0.isWhitespace })

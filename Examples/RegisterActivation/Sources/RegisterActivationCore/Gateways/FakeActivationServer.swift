@@ -7,7 +7,7 @@ import ResponseKit
 /// after `latency`, timed by a ``ResponseKit/ResponseScheduler``: real time in the example,
 /// `ManualScheduler` in tests, so a test of a slow server never sleeps. Cancelling a request drops
 /// its pending answer.
-public final class FakeActivationServer: RegisterActivationGateway {
+public nonisolated final class FakeActivationServer: RegisterActivationGateway {
     private let stores: [FakeStore]
     private let latency: Duration
     private let scheduler: any ResponseScheduler
@@ -67,7 +67,7 @@ public final class FakeActivationServer: RegisterActivationGateway {
 }
 
 /// A store that ``FakeActivationServer`` knows.
-public struct FakeStore: Sendable {
+public nonisolated struct FakeStore: Sendable {
     /// The store's name; matched without regard to case.
     public let name: String
     /// A short code used in licence keys.

@@ -4,7 +4,7 @@ import ResponseKit
 ///
 /// A pure function of the result: the blocking-style CLI waits for the result first, so there is
 /// no callback and no state to keep here.
-public enum ActivationPresenter {
+public nonisolated enum ActivationPresenter {
     /// The view model for `result`.
     ///
     /// - Parameter result: the outcome of ``ActivateRegister/execute(_:)``.

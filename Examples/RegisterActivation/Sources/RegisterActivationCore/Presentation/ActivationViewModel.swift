@@ -1,5 +1,5 @@
 /// What the activation screen shows once the server has answered.
-public struct ActivationViewModel: Hashable, Sendable {
+public nonisolated struct ActivationViewModel: Hashable, Sendable {
     /// Whether the register is active, so the screen shows success or failure styling.
     public let isActivated: Bool
     /// The headline: `Register 2 of Corner Shop is active.` or `Activation failed.`

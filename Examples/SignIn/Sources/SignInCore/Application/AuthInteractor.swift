@@ -10,7 +10,7 @@ import ResponseKit
 /// let interactor = AuthInteractor(worker: worker)
 /// presenter.present(interactor.signIn(username: "ada", password: "secret"))
 /// ```
-public struct AuthInteractor: Sendable {
+public nonisolated struct AuthInteractor: Sendable {
     private let worker: any AuthenticationWorker
 
     /// Makes the interactor.
@@ -50,7 +50,7 @@ public struct AuthInteractor: Sendable {
     }
 }
 
-extension String {
+nonisolated extension String {
     /// The string without leading and trailing whitespace.
     func trimmingWhitespace() -> String {
         guard let start = firstIndex(where: { !$0.isWhitespace }), let end = lastIndex(where: { !$0.isWhitespace })

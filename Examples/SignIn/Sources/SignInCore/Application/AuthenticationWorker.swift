@@ -4,7 +4,7 @@ import ResponseKit
 /// example, ``FakeAuthenticationWorker``.
 ///
 /// Every method returns a response at once and finishes it later.
-public protocol AuthenticationWorker: Sendable {
+public nonisolated protocol AuthenticationWorker: Sendable {
     /// Finds out who is signed in.
     ///
     /// - Returns: a response with the signed-in user, or `nil` when nobody is.

@@ -1,5 +1,5 @@
 /// Whether someone is signed in, as far as the app knows.
-public enum AuthState: Hashable, Sendable {
+public nonisolated enum AuthState: Hashable, Sendable {
     /// `user` is signed in.
     case signedIn(User)
     /// Nobody is signed in.

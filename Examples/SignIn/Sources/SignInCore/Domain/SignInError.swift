@@ -1,5 +1,5 @@
 /// Why signing in or out did not work. Each case says so in words for the person at the screen.
-public enum SignInError: Error, Hashable, Sendable, CustomStringConvertible {
+public nonisolated enum SignInError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The username was left empty; the worker was not asked.
     case missingUsername
     /// The password was left empty; the worker was not asked.

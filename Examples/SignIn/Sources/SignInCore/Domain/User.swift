@@ -1,5 +1,5 @@
 /// Someone who can sign in.
-public struct User: Hashable, Sendable {
+public nonisolated struct User: Hashable, Sendable {
     /// The name shown on screen, such as `ada`.
     public let name: String
 

@@ -7,7 +7,7 @@ import ResponseKit
 /// Answers come after `latency`, timed by a ``ResponseKit/ResponseScheduler``: real time in the
 /// example, `ManualScheduler` in tests. ``isReachable`` lets a test or the example pretend the
 /// service is down.
-public final class FakeAuthenticationWorker: AuthenticationWorker {
+public nonisolated final class FakeAuthenticationWorker: AuthenticationWorker {
     private struct State {
         var signedIn: User?
         var isReachable = true

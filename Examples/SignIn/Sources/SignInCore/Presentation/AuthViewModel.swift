@@ -1,5 +1,5 @@
 /// What the auth screen shows: a status line, the buttons that make sense now, and the last error.
-public struct AuthViewModel: Hashable, Sendable {
+public nonisolated struct AuthViewModel: Hashable, Sendable {
     /// A button of the auth screen.
     public enum Button: String, Hashable, Sendable, CustomStringConvertible {
         /// Sign in, shown when nobody is signed in.
