@@ -7,7 +7,7 @@ import ResponseKit
 ///
 /// <!-- example: fragment -->
 /// ```swift
-/// struct Greeter: Sendable {
+/// nonisolated struct Greeter: Sendable {   // called from any thread
 ///     func greet(_ name: String) -> Response<String> { Response(on: .global()) { "Hello, \(name)" } }
 /// }
 /// let greeter = Greeter()
@@ -44,7 +44,8 @@ import ResponseKit
 /// callback that received the previous answer, on the executor of the interactor's response (the
 /// main queue for a default `Response.pending()`: keep it serviced, as `dispatchMain()` or a
 /// blocking read on the main thread does). In an open loop the clock's timer jobs make them. The request function must therefore be safe to call from any thread; it is
-/// `@Sendable`.
+/// `@Sendable`, and in a target with main-actor isolation by default (Xcode 26) the interactor it
+/// calls is `nonisolated`, as in the example above.
 ///
 /// ## The driver's own cost
 ///
@@ -126,6 +127,9 @@ public struct LoadDriver: Sendable {
     /// - Returns: a response that succeeds with the report once the last answer is in (or the
     ///   drain timeout has passed). Cancelling it stops the run: no more requests are made, those
     ///   in flight are cancelled, and it fails with `CancellationError`.
+    /// - Note: In a target with main-actor isolation by default (Xcode 26), the interactor that
+    ///   `request` calls must be `nonisolated`: see ResponseKit's article "Apps on the main actor
+    ///   by default".
     @inlinable
     @discardableResult
     public func run<Value>(

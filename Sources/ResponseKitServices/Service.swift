@@ -15,7 +15,7 @@ import ResponseKit
 ///
 /// <!-- example: fragment -->
 /// ```swift
-/// struct CrashReporter: Sendable {   // an SDK, stubbed
+/// nonisolated struct CrashReporter: Sendable {   // an SDK, stubbed; used off the main actor
 ///     static func install() throws -> CrashReporter { CrashReporter() }
 ///     func dropBreadcrumbs() {}
 ///     func uninstall() {}

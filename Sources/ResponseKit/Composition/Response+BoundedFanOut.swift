@@ -17,7 +17,7 @@ extension Response {
     /// import Foundation
     /// import ResponseKit
     ///
-    /// func download(_ url: URL) -> Response<Data> { Response(on: .global()) { try Data(contentsOf: url) } }
+    /// nonisolated func download(_ url: URL) -> Response<Data> { Response(on: .global()) { try Data(contentsOf: url) } }
     /// let photoURLs = (1...100).map { URL(fileURLWithPath: "/photos/\($0).jpg") }
     ///
     /// // At most four downloads at a time, however many photos there are.

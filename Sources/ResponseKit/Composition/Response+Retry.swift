@@ -11,7 +11,7 @@ extension Response {
     /// import ResponseKit
     ///
     /// struct Feed: Sendable { let items: [String] }
-    /// func fetchFeed() -> Response<Feed> { Response(on: .global()) { Feed(items: ["news"]) } }
+    /// nonisolated func fetchFeed() -> Response<Feed> { Response(on: .global()) { Feed(items: ["news"]) } }
     ///
     /// let feed = Response<Feed>.retry(attempts: 3, backoff: .exponential(initial: .milliseconds(200))) {
     ///     fetchFeed()
@@ -33,6 +33,8 @@ extension Response {
     ///   - line: the creation site, for diagnostics. Leave the default.
     ///   - makeAttempt: starts one attempt.
     /// - Returns: a response with the first successful attempt's value, or the last failure.
+    /// - Note: In a target with main-actor isolation by default (Xcode 26), what `makeAttempt` calls must
+    ///   be `nonisolated`, as gateways and interactors are: see <doc:MainActorByDefault>.
     public static func retry(
         attempts: Int,
         backoff: RetryBackoff = .none,

@@ -22,6 +22,8 @@ extension Response {
     ///   - line: the creation site, for diagnostics. Leave the default.
     ///   - body: the side effect.
     /// - Returns: a response with this response's outcome.
+    /// - Note: In a target with main-actor isolation by default (Xcode 26), what `body` calls must
+    ///   be `nonisolated`, as gateways and interactors are: see <doc:MainActorByDefault>.
     public func intercept(
         on context: ResponseExecutor = .immediate,
         file: StaticString = #fileID,

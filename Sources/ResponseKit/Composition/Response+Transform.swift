@@ -25,6 +25,8 @@ extension Response {
     ///   - line: the creation site, for diagnostics. Leave the default.
     ///   - transform: makes the new value from this response's value.
     /// - Returns: a response with the transformed value, delivering on this response's executor.
+    /// - Note: In a target with main-actor isolation by default (Xcode 26), what `transform` calls must
+    ///   be `nonisolated`, as gateways and interactors are: see <doc:MainActorByDefault>.
     @inlinable
     public func map<NewValue: Sendable>(
         on context: ResponseExecutor = .immediate,
@@ -48,7 +50,7 @@ extension Response {
     ///
     /// struct User: Sendable { let name: String }
     /// func fetchToken(_ password: String) -> Response<String> { Response(on: .global()) { "token" } }
-    /// func fetchUser(_ token: String) -> Response<User> { Response(on: .global()) { User(name: "Ada") } }
+    /// nonisolated func fetchUser(_ token: String) -> Response<User> { Response(on: .global()) { User(name: "Ada") } }
     ///
     /// let user: Response<User> = fetchToken("secret").flatMap { token in fetchUser(token) }
     /// ```
@@ -64,6 +66,8 @@ extension Response {
     ///   - transform: makes the next response from this response's value. An error it throws
     ///     fails the new response.
     /// - Returns: a response that finishes as the response `transform` returns does.
+    /// - Note: In a target with main-actor isolation by default (Xcode 26), what `transform` calls must
+    ///   be `nonisolated`, as gateways and interactors are: see <doc:MainActorByDefault>.
     public func flatMap<NewValue: Sendable>(
         on context: ResponseExecutor = .immediate,
         file: StaticString = #fileID,
@@ -132,7 +136,7 @@ extension Response {
     ///
     /// struct User: Sendable { let id: Int }
     /// func fetchUser(fromCache id: Int) -> Response<User> { .failed(CocoaError(.fileNoSuchFile)) }
-    /// func fetchUser(fromServer id: Int) -> Response<User> { Response(on: .global()) { User(id: id) } }
+    /// nonisolated func fetchUser(fromServer id: Int) -> Response<User> { Response(on: .global()) { User(id: id) } }
     ///
     /// let user = fetchUser(fromCache: 7).flatMapError { _ in fetchUser(fromServer: 7) }
     /// ```

@@ -22,6 +22,8 @@ extension Response {
     ///   - line: the creation site, for diagnostics. Leave the default.
     ///   - check: throws the caller's error when the value is not acceptable.
     /// - Returns: a response that fails when the check throws.
+    /// - Note: In a target with main-actor isolation by default (Xcode 26), what `check` calls must
+    ///   be `nonisolated`, as gateways and interactors are: see <doc:MainActorByDefault>.
     public func validate(
         on context: ResponseExecutor = .immediate,
         file: StaticString = #fileID,

@@ -105,7 +105,9 @@ extension Response {
     /// or `CancellationError` from the calls it awaits.
     ///
     /// The work keeps the isolation it is written with: `Response { @Sendable @MainActor in ... }`
-    /// runs on the main actor.
+    /// runs on the main actor. A closure that says nothing runs off the main actor, even in a
+    /// target with main-actor isolation by default (Xcode 26): there, what it calls without
+    /// `await` must be `nonisolated`, as gateways and interactors are (<doc:MainActorByDefault>).
     ///
     /// - Note: Swift 6.3 rejects a `@MainActor in` closure that awaits here ("pattern that the
     ///   region-based isolation checker does not understand"); `@Sendable @MainActor in` compiles.

@@ -320,6 +320,8 @@ public final class Response<Value: Sendable>: @unchecked Sendable {
     ///   - file: the creation site, reported by diagnostics. Leave the default.
     ///   - line: the creation site, reported by diagnostics. Leave the default.
     ///   - body: the work. Its return value succeeds the response; its error fails it.
+    /// - Note: In a target with main-actor isolation by default (Xcode 26), what `body` calls must
+    ///   be `nonisolated`, as gateways and interactors are: see <doc:MainActorByDefault>.
     @inlinable
     public convenience init(
         on queue: DispatchQueue,
