@@ -161,8 +161,8 @@ package.targets += [
 // NonisolatedNonsendingByDefault and InferIsolatedConformances, the settings of a new app target
 // in Xcode 26; CI builds and tests the examples so, in a scratch path of its own. Flags rather than
 // `.defaultIsolation(MainActor.self)`, which needs swift-tools-version 6.2: this manifest stays at
-// 6.0 so that packages on Swift 6.0 and 6.1 can depend on ResponseKit, and they never see these
-// flags (the variable is read only when this package is the one being built).
+// 6.0 so that packages on Swift 6.0 and 6.1 can depend on ResponseKit. Such a package never
+// builds an example target, so it never compiles with these flags, whatever its environment says.
 if Context.environment["RESPONSEKIT_EXAMPLES_ISOLATION"] == "MainActor" {
     let mainActorByDefault: [SwiftSetting] = [
         .unsafeFlags(["-default-isolation", "MainActor"]),
