@@ -9,7 +9,7 @@ import XCTest
 /// import ResponseKitTesting
 /// import XCTest
 ///
-/// final class GreetingTests: ResponseChecksTestCase {
+/// nonisolated final class GreetingTests: ResponseChecksTestCase {
 ///     func testTheGreeting_namesTheUser() throws {
 ///         let greeting = Response<String>.succeeded("Ada").map { "Hello, \($0)" }
 ///         XCTAssertEqual(try greeting.value, "Hello, Ada")
@@ -21,7 +21,8 @@ import XCTest
 /// response it made is a failure of the test, at the line that made the response; so is a
 /// response still pending and referenced at its end, and work left in a `ManualExecutor`,
 /// `ManualScheduler` or ``StubbedCalls`` it made (at the end, or when it was released before).
-/// Override ``allowedResponseProblems`` to accept some kinds.
+/// Override ``allowedResponseProblems`` to accept some kinds. In a target on the main actor by
+/// default (Xcode 26's settings), declare the subclass `nonisolated`, as XCTest's own methods are.
 ///
 /// No test hangs in silence: a blocking read that may never end is written to standard error at
 /// once, naming the test and the response, and a read with no timeout still waiting at

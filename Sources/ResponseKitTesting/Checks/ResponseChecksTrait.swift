@@ -39,7 +39,7 @@ import Testing
 /// worker threads, or any read waiting longer than `ResponseDiagnostics.longWaitThreshold`, is
 /// written to standard error at once, naming the test and the response. A read with no timeout
 /// that is still waiting at the test's *wait limit* (`waitLimit:`, by default the long-wait
-/// threshold, ten seconds) gives up: it throws `ResponseError.waitLimitExceeded` (``Response/error``
+/// threshold, ten seconds) gives up: it throws `ResponseError.waitLimitExceeded` (`error`
 /// returns it), so the test ends as a failure instead of hanging the run.
 ///
 /// ```swift
