@@ -34,6 +34,22 @@ struct ResponseConcurrencyTests {
         #expect(!response.isDone)  // only the wait ended: the response itself goes on
     }
 
+    /// What a presenter shows, for the main-actor tests below.
+    @MainActor final class Shown {
+        var values: [Int] = []
+    }
+
+    /// A `@MainActor` test can await a response and then check its presenter: the presenter's
+    /// main-actor callback, queued for the main queue, has run when `get()` returns, as after a
+    /// blocking read (issue 33: awaiting holds no thread, so a parallel suite does not starve).
+    @MainActor @Test func get_onTheMainActor_returnsAfterTheMainActorCallbacksRegisteredBeforeIt() async throws {
+        let shown = Shown()
+        let response = Response<Int>.succeeded(7)  // delivers on the main queue
+        response.mainActor.onCompletion { shown.values.append($0) }
+        #expect(try await response.get() == 7)
+        #expect(shown.values == [7])
+    }
+
     @Test func get_onADoneResponse_returnsAtOnce() async throws {
         #expect(try await Response.succeeded("x").get() == "x")
     }

@@ -30,14 +30,21 @@ extension Response {
     ///
     /// **Isolation.** It runs on the caller's actor (`nonisolated(nonsending)`): awaiting from the
     /// main actor does not hop to the global executor and back, and the task resumes where it
-    /// awaited.
+    /// awaited. On the main actor it returns, as a blocking read does, once the main-queue
+    /// callbacks registered before it (`.main` and main-actor ones: a presenter's) have run, so a
+    /// `@MainActor` test can await a response and then check what its presenter shows, holding no
+    /// thread while it waits.
     ///
     /// - Returns: the value.
     /// - Throws: the response's failure, or `CancellationError` when the task was cancelled.
     @inlinable  // specialised for the caller's value type: unspecialised, an await spent a third of
     // its instructions looking up generic metadata (Benchmarks/README.md, W8)
     nonisolated(nonsending) public func get() async throws -> Value {
-        if let result = checkResult() { return try result.get() }
+        // Resumed on the main queue (a `@MainActor` caller), the main-queue deliveries queued
+        // before the outcome run first, as after a blocking read: the caller finds the main-actor
+        // callbacks registered before its await already run. One relaxed load otherwise.
+        defer { MainQueueJobs.runJobsEnqueuedSoFarIfOnMainQueue() }
+        if let result = resultForAwaitAtOnce() { return try result.get() }
         // The task waits as an entry of the response's own list, with no object of its own:
         // whoever takes the entry out under the response's lock resumes it, exactly once. The
         // completion takes it and resumes the task with the result (no second read, which would
@@ -62,6 +69,16 @@ extension Response {
         } onCancel: {
             cancelAwaitingTask(identity)
         }
+    }
+
+    /// The outcome an await takes without suspending: a delivered response's, or a done one's
+    /// still being delivered, except on the main queue. There the await joins the delivery, as a
+    /// blocking read does: it resumes once the callbacks registered before it are handed out, so
+    /// that ``get()`` can run their main-queue jobs before it returns.
+    @inlinable
+    func resultForAwaitAtOnce() -> Result<Value, any Error>? {
+        guard flags & ResponseFlags.delivered == 0, isDone, MainQueue.isCurrent else { return checkResult() }
+        return nil
     }
 
     /// Takes the cancelled awaiting task `identity` off the response, if the completion did not
