@@ -77,6 +77,29 @@ struct ResponseChecksReachTests {
         #expect(ResponseChecks.propagating { 7 }() == 7)
     }
 
+    // MARK: - not the test's
+
+    /// Responses another test's main-queue job makes, kept referenced until the test resolves them.
+    static let madeByOthers = LockedBox.make([(response: Response<Int>, resolver: Resolver<Int>)]())
+
+    /// A read on the main queue runs ResponseKit's main-queue jobs, every test's: the responses
+    /// those jobs make are not the reading test's.
+    @MainActor @Test func aReadOnTheMainQueue_runsOtherTestsJobs_withoutAdoptingTheirResponses() {
+        let other = Response<Int>.succeeded(1)  // made outside any checks; delivers on the main queue
+        other.mainActor.onCompletion { _ in
+            let made = Response<Int>.pending(on: .immediate)
+            Self.madeByOthers.withLock { $0.append(made) }
+        }
+        let problems = ResponseChecks.run {
+            // Done at once: the read runs the main-queue jobs queued so far, the other's too.
+            _ = try? Response<Int>.succeeded(2).value
+        }
+        #expect(Self.madeByOthers.withLock { $0.count } == 1)  // the other's callback ran in the read
+        #expect(problems.isEmpty)
+        for made in Self.madeByOthers.withLock({ $0 }) { made.resolver.succeed(0) }
+        Self.madeByOthers.withLock { $0.removeAll() }
+    }
+
     // MARK: - reported before the waiter wakes
 
     /// A resolver dropped on a global queue while the test blocks on its response: the report

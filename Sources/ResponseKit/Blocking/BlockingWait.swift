@@ -326,7 +326,10 @@ struct BlockingWait {
         while true {
             MainQueueJobs.runReadyJobs()
             if isOver { return .done }
-            if sleep(seen) { continue }  // woken: a job to run, or the response is done
+            // Woken (a job to run, or the response is done) or at a stop: either way the wait's
+            // clocks are looked at, so that a steady stream of jobs cannot keep a wait from
+            // being reported, nor from giving up at a checked test's wait limit.
+            _ = sleep(seen)
             if let outcome = afterStop(&seen) { return outcome }
         }
     }

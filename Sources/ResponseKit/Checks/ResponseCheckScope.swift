@@ -109,6 +109,16 @@ package final class ResponseCheckScope: Sendable {
         return try Self.$current.withValue(self) { try body() }
     }
 
+    /// Runs `body` with no scope current: for code that runs jobs of others on the caller's
+    /// thread (a read on the main queue runs ResponseKit's main-queue jobs, every test's), which
+    /// would otherwise make the responses of those jobs the caller's test's. The jobs of checked
+    /// responses carry their own scope (``ResponseCheckScopes/binding(_:toScopeOf:)``). One
+    /// relaxed load while no test checks responses.
+    package static func outsideAnyScope<R>(_ body: () throws -> R) rethrows -> R {
+        guard rk_check_scopes_are_running(), current != nil else { return try body() }
+        return try $current.withValue(nil) { try body() }
+    }
+
     /// Runs async `body` with this scope current, in its task and the child tasks it makes.
     package func runAsync<R>(_ body: () async throws -> R) async rethrows -> R {
         rk_check_scopes_count(1)

@@ -162,7 +162,9 @@ enum MainQueueJobs {
     /// The scheduled drain: runs every job, then lets the next enqueue schedule another. A
     /// `DispatchQueue.main` job, so on the main actor, which it checks once for the batch.
     private static func drainScheduledJobs() {
-        MainActor.assumeIsolated { drainScheduledJobsOnMainActor() }
+        ResponseCheckScope.outsideAnyScope {
+            MainActor.assumeIsolated { drainScheduledJobsOnMainActor() }
+        }
     }
 
     @MainActor
@@ -194,6 +196,15 @@ enum MainQueueJobs {
     @usableFromInline
     static func runJobsEnqueuedSoFar() {
         let target = state.withLock { $0.enqueuedCount }
+        // Other code's jobs, run by this caller: each in its own scope, not the caller's
+        // (``ResponseCheckScope/outsideAnyScope(_:)``).
+        ResponseCheckScope.outsideAnyScope {
+            runJobs(upTo: target)
+        }
+    }
+
+    /// ``runJobsEnqueuedSoFar()``'s loop.
+    private static func runJobs(upTo target: UInt64) {
         MainActor.assumeIsolated {
             while startedCount < target {
                 if let job = popFromBatch() {
@@ -210,15 +221,21 @@ enum MainQueueJobs {
     /// going. Returns whether any ran.
     @discardableResult
     static func runReadyJobs() -> Bool {
-        MainActor.assumeIsolated {
-            var ran = false
-            while true {
-                while let job = popFromBatch() {
-                    ran = true
-                    (consume job).run()
-                }
-                guard takeBatch(endingTheDrainWhenEmpty: false) else { return ran }
+        ResponseCheckScope.outsideAnyScope {
+            MainActor.assumeIsolated { runReadyJobsOnMainActor() }
+        }
+    }
+
+    /// ``runReadyJobs()``'s loop.
+    @MainActor
+    private static func runReadyJobsOnMainActor() -> Bool {
+        var ran = false
+        while true {
+            while let job = popFromBatch() {
+                ran = true
+                (consume job).run()
             }
+            guard takeBatch(endingTheDrainWhenEmpty: false) else { return ran }
         }
     }
 
