@@ -37,7 +37,8 @@ extension Response {
         let timer = scheduler.schedule(after: limit) {
             derived.finish(with: .failure(ResponseError.deadlineExceeded), how: .racing)
         }
-        derived.addInternalObserver(.observer { _, _ in timer.cancel() })
+        // A clean-up, not an observer: a timed-out response nobody looks at is still reported.
+        derived.addInternalObserver(.cleanup { timer.cancel() })
         return derived
     }
 
@@ -70,7 +71,7 @@ extension Response {
                     return
                 }
                 let timer = scheduler.schedule(after: interval) { derived.finish(with: result, how: .racing) }
-                derived.addObserverDuringCompletion(.observer { _, _ in timer.cancel() }, context: &completion)
+                derived.addObserverDuringCompletion(.cleanup { timer.cancel() }, context: &completion)
             }
         )
         return derived

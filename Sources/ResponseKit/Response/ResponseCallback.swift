@@ -32,12 +32,16 @@ enum ResponseCallback<Value: Sendable>: Sendable {
     /// An observation of a failure: an entry still listed when the response completes can no
     /// longer be removed, so it receives the failure.
     case awaitingTask(UnsafeContinuation<Value, any Error>, identity: UInt64)
+    /// Internal clean-up when the response finishes, whatever the outcome (a timer to cancel):
+    /// runs inline, and is no observation of a failure, so a failed response nobody else looks at
+    /// is still reported as unobserved.
+    case cleanup(@Sendable () -> Void)
 
     /// Whether registering the callback counts as someone looking at a failure.
     @inlinable
     var observesFailure: Bool {
         switch self {
-        case .success, .mainActorSuccess, .waiter: false
+        case .success, .mainActorSuccess, .waiter, .cleanup: false
         case .failure, .result, .mainActorFailure, .mainActorResult, .observer, .awaitingTask: true
         case .elsewhere(let callback): callback.observesFailure
         }
@@ -51,7 +55,7 @@ enum ResponseCallback<Value: Sendable>: Sendable {
         case .success, .mainActorSuccess: succeeded
         case .failure, .mainActorFailure: !succeeded
         case .result, .mainActorResult: true
-        case .elsewhere, .observer, .waiter, .awaitingTask: false
+        case .elsewhere, .observer, .waiter, .awaitingTask, .cleanup: false
         }
     }
 

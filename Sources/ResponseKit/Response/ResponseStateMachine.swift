@@ -159,7 +159,8 @@ struct ResponseStateMachine<Value: Sendable> {
     @usableFromInline
     enum CompleteAction {
         /// This result won: finish the links (run cancellation handlers, release claims), then
-        /// deliver it to `callbacks`. With no callbacks the response is `done` at once.
+        /// deliver it to `callbacks`. With no callbacks and no links the response is `done` at
+        /// once; with links, the delivery ends once they are finished.
         case deliver(CallbackList<Value>)
         /// The response already had a result, which stands.
         case alreadyCompleted(first: Result<Value, any Error>)
@@ -195,7 +196,11 @@ struct ResponseStateMachine<Value: Sendable> {
         swap(&state, &previous)
         switch consume previous {
         case .pending(let callbacks):
-            if callbacks.isEmpty {
+            if callbacks.isEmpty, link == nil {
+                // Nothing to finish and nobody to tell: final at once. With links to finish
+                // (cancellation handlers, claims) the machine stays `delivering` until they are:
+                // a callback registered meanwhile joins the delivery and runs after them, never
+                // before (issue 37).
                 state = .done(outcome)
                 flags |= ResponseFlags.delivered
             } else if !succeeded, callbacks.observesFailure {  // the flag only matters for a failure

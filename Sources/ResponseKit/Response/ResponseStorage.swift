@@ -316,7 +316,11 @@ extension Response {
                     return true
                 }
             }
-            if !callbacks.isEmpty { deliver(result, toEach: callbacks, context: &context) }
+            // A machine left `delivering` with no callback (it had links to finish first, above)
+            // ends its delivery here, handing out the callbacks that joined meanwhile.
+            if !callbacks.isEmpty || rk_load_relaxed(word) & ResponseFlags.delivered == 0 {
+                deliver(result, toEach: callbacks, context: &context)
+            }
             return true
         }
     }
@@ -406,6 +410,8 @@ extension Response {
             waiter.wake()
         case .awaitingTask(let continuation, _):
             continuation.resume(with: result)
+        case .cleanup(let body):
+            body()
         case .success(let body):
             guard case .success(let value) = result else { return }
             call(body, with: value)
