@@ -29,7 +29,8 @@ struct ResponseFinishOrderTests {
         let sawHandlerReturned = Response<Bool>.pending(on: .immediate)
         response.onFailure { _ in sawHandlerReturned.resolver.succeed(handlerReturned.withLock { $0 }) }
         releaseHandler.signal()
-        #expect(try sawHandlerReturned.response.value, "a failure callback ran before the cancellation handler returned")
+        #expect(
+            try sawHandlerReturned.response.value, "a failure callback ran before the cancellation handler returned")
         withExtendedLifetime(resolver) {}
     }
 
