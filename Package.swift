@@ -56,6 +56,13 @@ let package = Package(
             dependencies: ["ResponseKit"],
             path: "Benchmarks/ResponseStress"
         ),
+        // Random programs from a seed, checked against the documented rules by a model:
+        // `swift run -c release ResponseChecker --seconds 60` (issue 37).
+        .executableTarget(
+            name: "ResponseChecker",
+            dependencies: ["ResponseKit"],
+            path: "Benchmarks/ResponseChecker"
+        ),
 
         // A command-line program the engine's tests run as a child process (what happens at exit).
         .executableTarget(
