@@ -39,7 +39,10 @@ enum Runner {
                 let (pending, resolver) = Response<Int>.pending(on: executor(kind))
                 if cancelHandler {
                     resolver.onCancel {
+                        // A handler does some work (closes a socket, say): a callback that runs
+                        // before it returns then shows, which an empty handler would hide.
                         let start = log.tick()
+                        usleep(50)
                         log.recordHandler(node: index, start: start, end: log.tick())
                     }
                 }
