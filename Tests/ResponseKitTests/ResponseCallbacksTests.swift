@@ -109,9 +109,12 @@ struct ResponseCallbacksTests {
         for index in 0..<50 {
             response.onCompletion { _ in order.record(index) }
         }
+        // Registered last, so it runs last on the serial queue. (Not `value` and `queue.sync {}`:
+        // off the main queue a read may return while the delivery still enqueues the callbacks.)
+        let ranLast = Response<Void>.pending(on: .immediate)
+        response.onCompletion { _ in ranLast.resolver.succeed() }
         DispatchQueue.global().async { resolver.succeed(1) }
-        _ = try response.value
-        queue.sync {}  // every delivery was enqueued before `value` returned
+        try ranLast.response.value
         #expect(order.values == Array(0..<50))
     }
 

@@ -6,6 +6,9 @@
 //                                        handler, which is released on the main queue too
 //   ResponseKitFixture blocking-read    the main thread blocks on `value`: the delivery runs first
 //   ResponseKitFixture serviced         `dispatchMain()` runs the delivery, which exits
+//   ResponseKitFixture pool-stall       a read in a main-queue job, on work that waits for a thread
+//                                        of Dispatch's stalled pool (a process of its own, so that
+//                                        the stall does not hold up other tests)
 import Dispatch
 import Foundation
 import ResponseKit
@@ -21,6 +24,25 @@ func waitWithoutServicingTheMainQueue(for response: Response<Int>) {
     let done = DispatchSemaphore(value: 0)
     response.onResult(on: .immediate) { _ in done.signal() }
     done.wait()
+}
+
+/// Blocks every worker thread of Dispatch's global pool, and queues one more job behind them
+/// (libdispatch adds a thread a second to a pool whose threads all sleep, so work queued now waits
+/// one to two seconds), then reads work queued after them from a main-queue job: printed, and the
+/// process exits. Nothing is bound on the main thread's stack, which `dispatchMain()` ends.
+func readInAMainQueueJobWhileThePoolStalls() {
+    let blockers = ProcessInfo.processInfo.activeProcessorCount + 1
+    let release = DispatchSemaphore(value: 0)
+    for _ in 0..<blockers {
+        DispatchQueue.global().async { release.wait() }
+    }
+    let response = Response<Int>(on: .global()) { 42 }
+    DispatchQueue.main.async {
+        let value = (try? response.value) ?? -1
+        print("read \(value), on the main thread: \(Thread.isMainThread)")
+        for _ in 0..<blockers { release.signal() }
+        exit(0)
+    }
 }
 
 let arguments = CommandLine.arguments.dropFirst()
@@ -53,7 +75,10 @@ case "serviced":
         exit(0)
     }
     dispatchMain()
+case "pool-stall":
+    readInAMainQueueJobWhileThePoolStalls()
+    dispatchMain()
 default:
-    print("usage: ResponseKitFixture lost-at-exit N | lost-with-handler | blocking-read | serviced")
+    print("usage: ResponseKitFixture lost-at-exit N | lost-with-handler | blocking-read | serviced | pool-stall")
     exit(64)
 }
