@@ -141,16 +141,19 @@ extension Response {
         guard addWaiter(waiter) else { return settled(on: place) }
         let inTask = withUnsafeCurrentTask { $0 != nil }
         let wait = BlockingWait(response: self, waiter: waiter, place: place, deadline: deadline, inTask: inTask)
-        switch wait.run() {
+        let outcome = wait.run()
+        switch outcome {
         case .done:
             // Only a wait that saw the outcome observed it: a timed-out one did not.
             return settled(on: place)
-        case .timedOut:
+        case .timedOut, .waitLimitReached:
             // Leave nothing behind. Giving up is not cancelling: the claim goes without cancelling,
-            // unless a derived response let go wanting that while this read still waited.
+            // unless a derived response let go wanting that while this read still waited. A checked
+            // test's read that reached its wait limit gives up as a timeout, but thrown, so that
+            // the test ends.
             if removeWaiter(waiter) {
                 releaseReaderClaim()
-                return nil
+                return outcome == .waitLimitReached ? .failure(ResponseError.waitLimitExceeded) : nil
             }
             // Done meanwhile, and its delivery holds the waiter: the wait did not time out. On the
             // main queue, the delivery is waited for (a done response's wait ignores its deadline).
@@ -161,16 +164,6 @@ extension Response {
         case .taskCancelled:
             if removeWaiter(waiter) { releaseReaderClaim() }
             return .failure(CancellationError())
-        case .waitLimitReached:
-            // A checked test's read gave up so that the test ends: as a timeout, but thrown.
-            if removeWaiter(waiter) {
-                releaseReaderClaim()
-                return .failure(ResponseError.waitLimitExceeded)
-            }
-            if place.isOnMainQueue {
-                _ = BlockingWait(response: self, waiter: waiter, place: place, deadline: nil, inTask: inTask).run()
-            }
-            return settled(on: place)
         }
     }
 

@@ -430,7 +430,7 @@ extension Response {
             MainActorDelivery.call(checkedMainActor(body), with: result, after: executor, from: creationSite)
         case .elsewhere(let boxed):
             guard isChecked else { return boxed.deliver(result) }
-            ResponseCheckScopes.run(inScopeOf: self) { boxed.deliver(result, inScopeOf: self) }
+            boxed.deliver(result, inScopeOf: self)
         }
     }
 
