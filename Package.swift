@@ -60,7 +60,7 @@ let package = Package(
         // `swift run -c release ResponseChecker --seconds 60` (issue 37).
         .executableTarget(
             name: "ResponseChecker",
-            dependencies: ["ResponseKit"],
+            dependencies: ["ResponseKit", "ResponseKitTesting"],
             path: "Benchmarks/ResponseChecker"
         ),
 

@@ -1,10 +1,13 @@
 /// The documented rules, checked against what one run observed.
 ///
-/// Where the docs leave an outcome to a race, the model accepts any outcome some order of the
-/// racing events gives, and then asks every consumer of that response to agree on it.
+/// Where the docs leave an outcome to a race, the model accepts the outcomes some order of the
+/// racing events gives, and then asks every consumer of that response to agree on it. A
+/// response cancelled by no `cancel()` of its own must have been let go of by everything that
+/// held it (Model+Cancellation.swift).
 struct Model {
     let program: Program
     let run: RunResult
+    let cancellable: [Bool]
     /// Broken rules, one sentence each.
     private(set) var violations: [String] = []
     /// How many single facts were compared.
@@ -13,8 +16,7 @@ struct Model {
     /// Checks every rule. A response still pending at the end is a hang; the rules about its
     /// outcome are then skipped.
     static func check(_ program: Program, _ run: RunResult) -> Model {
-        var model = Model(program: program, run: run)
-        let cancellable = program.cancellableByConsumers()
+        var model = Model(program: program, run: run, cancellable: program.cancellableByConsumers())
         for node in program.nodes.indices {
             guard let outcome = run.finalOutcomes[node] else {
                 model.fail("hang: r\(node) still pending after \(Runner.timeout)")
@@ -23,17 +25,15 @@ struct Model {
             if case .other = outcome { model.fail("r\(node) finished with \(outcome)") }
             model.checkConsumers(of: node, outcome)
             model.checkOrder(of: node)
-            if program.nodes[node].isSource {
-                model.checkSource(node, outcome, cancellable: cancellable[node])
-            } else {
-                model.checkDerived(node, outcome, cancellable: cancellable[node])
-            }
+            model.checkOutcome(of: node, outcome)
+            model.checkHandler(of: node, outcome)
+            model.checkHeldReleased(beforeCallbacksOf: node)
         }
         if run.threadsHung { model.fail("hang: a racing thread had not returned after its deadline") }
         return model
     }
 
-    private mutating func fail(_ rule: String) {
+    mutating func fail(_ rule: String) {
         violations.append(rule)
     }
 
@@ -45,7 +45,7 @@ struct Model {
     /// Every consumer sees the response's one outcome; a callback runs exactly once when its kind
     /// matches the outcome (never otherwise); a read or await that gave up is a hang.
     private mutating func checkConsumers(of node: Int, _ outcome: Outcome) {
-        for (index, step) in program.steps.enumerated() where step.node == node && !step.action.isEvent {
+        for (index, step) in program.steps.enumerated() where step.node == node && step.action.isConsumer {
             let seen = run.log.observations(of: index)
             let expectedRuns: Int
             switch step.action {
@@ -67,15 +67,25 @@ struct Model {
         }
     }
 
-    /// Callbacks on a serial executor (`.immediate`, a serial queue) start in registration order,
-    /// where that order is known: by phase, and within one thread.
+    /// Callbacks on a serial executor (`.immediate`, a serial queue, `.main`, a manual executor)
+    /// start in registration order, where that order is known: by phase, and within one thread.
+    /// Main-actor callbacks keep their order among themselves, and share the plain callbacks'
+    /// order on `.main` (Threading.md's table). Actor-isolated callbacks have no set order.
     private mutating func checkOrder(of node: Int) {
-        guard program.executor(of: node) != .global else { return }
+        let executor = program.executor(of: node)
+        guard executor.isSerial else { return }
         let callbacks = program.steps.indices.filter {
             program.steps[$0].node == node && program.steps[$0].action.isCallback
+                && program.steps[$0].action != .actorOnResult
         }
         for (position, first) in callbacks.enumerated() {
             for second in callbacks[(position + 1)...] where program.registers(first, before: second) {
+                let onMainActor = [first, second].map { program.steps[$0].action == .mainActorOnResult }
+                guard executor == .main || onMainActor[0] == onMainActor[1] else { continue }
+                // A known bug, left out until it is fixed: on `.immediate`, a main-actor callback
+                // registered on the main queue once the response is done runs inline, ahead of
+                // an earlier one still queued there (ResponseFinishOrderTests, known issue).
+                if executor == .immediate && onMainActor[1] { continue }
                 guard let a = run.log.observations(of: first).first, let b = run.log.observations(of: second).first
                 else { continue }
                 expect(
@@ -84,43 +94,43 @@ struct Model {
         }
     }
 
-    /// A source's outcome is that of the one event that says it finished it (`succeed`, `fail`
-    /// and `cancel` return whether they did); with none, a dropped resolver (`abandoned`) or a
-    /// consumer's cancellation reaching it. Its cancellation handler runs exactly when it was
-    /// cancelled, and returns before any of its failure callbacks starts.
-    private mutating func checkSource(_ node: Int, _ outcome: Outcome, cancellable: Bool) {
-        let events = program.steps.indices.filter { program.steps[$0].node == node && program.steps[$0].action.isEvent }
-        let winners = events.filter { run.log.won($0) == true }
-        expect(winners.count <= 1, "r\(node): \(winners.count) events each say they finished it (steps \(winners))")
-        if let winner = winners.first {
-            let expected: Outcome
-            switch program.steps[winner].action {
-            case .succeed(let value): expected = .value(value)
-            case .fail(let code): expected = .failed(code: code)
-            default: expected = .cancelled
-            }
-            expect(
-                outcome == expected, "r\(node): step \(winner) finished it with \(expected), consumers saw \(outcome)")
-        } else {
-            var allowed: Set<Outcome> = []
-            if events.contains(where: { program.steps[$0].action == .dropResolver }) { allowed.insert(.abandoned) }
-            if cancellable { allowed.insert(.cancelled) }
-            expect(
-                allowed.contains(outcome),
-                "r\(node): no event finished it, yet it ended \(outcome) (allowed: \(allowed))")
-        }
+    /// A cancellation handler runs exactly when its response was cancelled, and returns before
+    /// any of that response's failure callbacks starts.
+    private mutating func checkHandler(of node: Int, _ outcome: Outcome) {
         guard case .source(_, cancelHandler: true) = program.nodes[node] else { return }
         let handlerRuns = run.log.handlerRuns(of: node)
         let expectedRuns = outcome == .cancelled ? 1 : 0
         expect(
             handlerRuns.count == expectedRuns, "r\(node): onCancel ran \(handlerRuns.count) times, outcome \(outcome)")
         guard let handler = handlerRuns.first else { return }
-        for (index, step) in program.steps.enumerated()
-        where step.node == node && (step.action == .onFailure || step.action == .onResult) {
+        for (index, step) in program.steps.enumerated() where step.node == node && step.action.isCallback {
             for callback in run.log.observations(of: index) {
                 expect(
                     handler.end < callback.start,
                     "r\(node): failure callback step \(index) started before onCancel returned")
+            }
+        }
+    }
+
+    /// What a response alone held, and let go of when it finished, is done (cancelled, its
+    /// handler returned) before any of its callbacks starts: a race's losers are cancelled
+    /// before anyone hears the winner.
+    private mutating func checkHeldReleased(beforeCallbacksOf node: Int) {
+        let held = program.heldOnlyThrough(node)
+        guard !held.isEmpty else { return }
+        for (index, step) in program.steps.enumerated() where step.node == node && step.action.isCallback {
+            for callback in run.log.observations(of: index) {
+                for (position, input) in held.enumerated() where run.finalOutcomes[input] == .cancelled {
+                    expect(
+                        callback.heldDone[position],
+                        "r\(node): callback step \(index) ran while r\(input), which only r\(node) held, was not yet cancelled"
+                    )
+                    for handler in run.log.handlerRuns(of: input) {
+                        expect(
+                            handler.end < callback.start,
+                            "r\(node): callback step \(index) started before r\(input)'s onCancel returned")
+                    }
+                }
             }
         }
     }

@@ -26,28 +26,25 @@ func runConcurrently(_ bodies: [@Sendable () -> Void], deadline: DispatchTime) -
 
 /// The only stored copy of a source's resolver, which a racing step takes a copy of to resolve
 /// or lets go of (the drop): when the last copy goes, the response fails as abandoned.
-final class ResolverSlot: @unchecked Sendable {
-    // Safety: `resolver` is read and written only while `lock` is held.
-    private let lock = NSLock()
-    private var resolver: Resolver<Int>?
+final class ResolverSlot: Sendable {
+    private let resolver: LockedBox<Resolver<Int>?>
 
     init(_ resolver: Resolver<Int>) {
-        self.resolver = resolver
+        self.resolver = .make(resolver)
     }
 
     /// A copy to resolve with, or `nil` once dropped. The caller's copy keeps the response
     /// resolvable until it goes out of scope, as a real producer's would.
     func take() -> Resolver<Int>? {
-        lock.withLock { resolver }
+        resolver.withLock { $0 }
     }
 
     /// Lets go of the stored copy, outside the lock: releasing the last copy finishes the response
     /// and runs `.immediate` callbacks on this thread, which must not run under our lock.
     func drop() {
-        let dropped = lock.withLock {
-            let taken = resolver
-            resolver = nil
-            return taken
+        let dropped = resolver.withLock { resolver in
+            defer { resolver = nil }
+            return resolver
         }
         withExtendedLifetime(dropped) {}
     }
