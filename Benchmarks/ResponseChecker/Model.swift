@@ -82,10 +82,6 @@ struct Model {
             for second in callbacks[(position + 1)...] where program.registers(first, before: second) {
                 let onMainActor = [first, second].map { program.steps[$0].action == .mainActorOnResult }
                 guard executor == .main || onMainActor[0] == onMainActor[1] else { continue }
-                // A known bug, left out until it is fixed: on `.immediate`, a main-actor callback
-                // registered on the main queue once the response is done runs inline, ahead of
-                // an earlier one still queued there (ResponseFinishOrderTests, known issue).
-                if executor == .immediate && onMainActor[1] { continue }
                 guard let a = run.log.observations(of: first).first, let b = run.log.observations(of: second).first
                 else { continue }
                 expect(

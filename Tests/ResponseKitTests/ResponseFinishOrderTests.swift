@@ -59,12 +59,9 @@ struct ResponseFinishOrderTests {
 
     // MARK: - main-actor callbacks keep their order
 
-    /// Found by the random-program checker, not fixed yet: an `.immediate` response resolved on
-    /// another thread hops its main-actor callback to the main queue; one registered afterwards
-    /// on the main queue runs inline at once, ahead of the earlier one still queued there. A fix
-    /// must keep a presenter's inline delivery when nothing of this response is queued (checking
-    /// all of ResponseKit's main-queue jobs instead broke 40 presenter and service tests run in
-    /// parallel), so it needs a per-response count of queued main-actor deliveries.
+    /// Found by the random-program checker: an `.immediate` response resolved on another thread
+    /// hops its main-actor callback to the main queue; one registered afterwards on the main
+    /// queue ran inline at once, ahead of the earlier one still queued there.
     @MainActor @Test func aMainActorCallbackRegisteredOnTheMainQueue_runsAfterOnesStillQueuedThere() async throws {
         let (response, resolver) = Response<Int>.pending(on: .immediate)
         let order = Recorder<Int>()
@@ -80,9 +77,17 @@ struct ResponseFinishOrderTests {
         await withCheckedContinuation { continuation in
             response.mainActor.onResult { _ in continuation.resume() }
         }
-        withKnownIssue("a main-actor callback registered on the main queue overtakes one queued there") {
-            #expect(order.values == [1, 2])
-        }
+        #expect(order.values == [1, 2])
+    }
+
+    /// The same order does not cost a presenter its inline delivery: with nothing of this
+    /// response queued, a main-actor callback registered on the main queue runs at once.
+    @MainActor @Test func aMainActorCallbackOfAResponseWithNothingQueued_stillRunsInline() {
+        let (response, resolver) = Response<Int>.pending(on: .immediate)
+        resolver.succeed(7)
+        let ran = Recorder<Int>()
+        response.mainActor.onResult { _ in ran.record(1) }
+        #expect(ran.values == [1])
     }
 
     // MARK: - unobserved failures of every operator

@@ -47,17 +47,21 @@ struct SendableCall<Argument: Sendable>: MainQueueCall {
 enum MainActorDelivery {
     /// Calls `body` with `argument` on the main actor, after the response's executor has had its
     /// turn, as ``run(after:_:)`` does; on the main queue without allocating a closure.
+    ///
+    /// `response` keeps the response's main-actor callbacks in order when some are hopped to the
+    /// main queue and a later one would run inline there (``run(after:from:of:_:)``).
     @inlinable
     static func call<Argument: Sendable>(
         _ body: @escaping @MainActor (Argument) -> Void,
         with argument: Argument,
         after executor: ResponseExecutor,
-        from site: CreationSite
+        from site: CreationSite,
+        of response: ObjectIdentifier
     ) {
         if case .main = executor.kind {
             MainQueueJobs.enqueue(.call(MainActorCall(body: body, argument: argument)), from: site)
         } else {
-            run(after: executor, from: site) { body(argument) }
+            run(after: executor, from: site, of: response) { body(argument) }
         }
     }
 
@@ -76,27 +80,40 @@ enum MainActorDelivery {
     /// response's jobs go through ``MainQueueJobs`` (in order with its other callbacks); for other
     /// executors the job goes through the executor first (a test's `ManualExecutor` still decides
     /// when), then runs inline if that is the main queue, or hops there.
+    ///
+    /// - Parameter response: the response whose callback `job` runs, when callbacks registered
+    ///   on it must keep their order: an earlier one hopped to the main queue (the response
+    ///   finished on another thread) and not started yet is not overtaken by one that would run
+    ///   inline (registered on the main queue once the response was done); that one queues
+    ///   behind it. Found by the random-program checker.
     @usableFromInline
     static func run(
         after executor: ResponseExecutor,
         from site: CreationSite = .unknown,
+        of response: ObjectIdentifier? = nil,
         _ job: @escaping @MainActor @Sendable () -> Void
     ) {
         switch executor.kind {
         case .main:
             MainQueueJobs.enqueue(.mainActor(job), from: site)
         case .immediate:
-            runHere(job, from: site)
+            runHere(job, from: site, of: response)
         case .queue, .custom:
-            executor.run { runHere(job, from: site) }
+            executor.run { runHere(job, from: site, of: response) }
         }
     }
 
-    private static func runHere(_ job: @escaping @MainActor @Sendable () -> Void, from site: CreationSite) {
+    private static func runHere(
+        _ job: @escaping @MainActor @Sendable () -> Void, from site: CreationSite, of response: ObjectIdentifier?
+    ) {
         if MainQueue.isCurrent {
-            MainActor.assumeIsolated { job() }
-        } else {
-            MainQueueJobs.enqueue(.mainActor(job), from: site)
+            let ranInline = MainActor.assumeIsolated { () -> Bool in
+                if let response, MainQueueJobs.hasHopNotStarted(of: response) { return false }
+                job()
+                return true
+            }
+            if ranInline { return }
         }
+        MainQueueJobs.enqueue(.mainActor(job), from: site, hopOf: response)
     }
 }

@@ -80,6 +80,11 @@ enum MainQueueJobs {
         var everServiced = false
         /// How many jobs were ever enqueued: the sequence number of the last one.
         var enqueuedCount: UInt64 = 0
+        /// For a response whose main-actor callbacks were hopped here (delivered off the main
+        /// queue), the sequence number of the last one: a callback of that response about to run
+        /// inline on the main queue must not overtake it (``hasHopNotStarted(of:)``). Entries of
+        /// hops that started are dropped now and then (``takeBatch(endingTheDrainWhenEmpty:)``).
+        var lastHops: [ObjectIdentifier: UInt64] = [:]
     }
 
     /// What producers share: one lock taken per enqueue, and once per batch by the main queue.
@@ -105,7 +110,8 @@ enum MainQueueJobs {
     @MainActor @exclusivity(unchecked) private static var next = 0
     /// How many jobs were ever taken out of a batch to run: jobs run in the order they were
     /// enqueued, so the job with sequence number `n` has started once this reaches `n`. Used only
-    /// in ``popFromBatch()`` and ``runJobsEnqueuedSoFar()``, like `batch`.
+    /// in ``popFromBatch()``, ``runJobsEnqueuedSoFar()``, ``hasHopNotStarted(of:)`` and
+    /// ``takeBatch(endingTheDrainWhenEmpty:)`` (read), like `batch`.
     @MainActor @exclusivity(unchecked) private static var startedCount: UInt64 = 0
 
     /// Adds `job`; it runs on the main queue after every job enqueued before it.
@@ -115,14 +121,18 @@ enum MainQueueJobs {
 
     /// Adds `job`, queued for the response made at `site`; it runs on the main queue after every
     /// job enqueued before it.
+    ///
+    /// - Parameter response: for a main-actor callback hopped here, the response it belongs to,
+    ///   remembered so that a later callback of it does not run inline ahead of this one.
     @usableFromInline
-    static func enqueue(_ job: consuming Job, from site: CreationSite) {
+    static func enqueue(_ job: consuming Job, from site: CreationSite, hopOf response: ObjectIdentifier? = nil) {
         var job = consume job  // moved: no reference of the caller's outlives the lock (`release(_:)`)
         let (schedule, parked) = state.withLock { state -> (Bool, BlockingWaiter?) in
             var moved = Job.taken
             swap(&moved, &job)  // the closure holds `job` by reference: take it out, not a copy
             state.jobs.append(consume moved)
             state.enqueuedCount &+= 1
+            if let response { state.lastHops[response] = state.enqueuedCount }
             if state.firstSite == nil, site.file != nil { state.firstSite = site }
             let schedule = !state.drainScheduled
             if schedule { state.drainScheduled = true }
@@ -216,6 +226,16 @@ enum MainQueueJobs {
         }
     }
 
+    /// Whether a main-actor callback of `response` hopped here has not started yet: then a later
+    /// one must queue behind it rather than run inline. Free when nothing was queued (one relaxed
+    /// load: the caller saw the response delivered, after any hop of it was enqueued).
+    @MainActor
+    static func hasHopNotStarted(of response: ObjectIdentifier) -> Bool {
+        guard rk_main_jobs_maybe_pending() else { return false }
+        guard let last = state.withLock({ $0.lastHops[response] }) else { return false }
+        return startedCount < last
+    }
+
     /// Runs the jobs that are ready, on the calling thread, which must be the main thread or
     /// inside a main-queue job: a blocking wait's way of keeping ResponseKit's main-queue work
     /// going. Returns whether any ran.
@@ -267,8 +287,12 @@ enum MainQueueJobs {
         swap(&storage, &batch)  // a move: runs no deinit
         next = 0
         storage.removeAll(keepingCapacity: storage.capacity <= 1024)  // `taken` slots; `batch` is empty
+        let started = startedCount
         let took = state.withLock { state in
             state.everServiced = true
+            // Every job before this batch has started: their hops need no remembering. Swept
+            // only past a few entries, so the common case (no hops) costs a count.
+            if state.lastHops.count > 32 { state.lastHops = state.lastHops.filter { $0.value > started } }
             if state.jobs.isEmpty {
                 if endingTheDrainWhenEmpty { state.drainScheduled = false }
                 return false

@@ -422,12 +422,15 @@ extension Response {
             call(body, with: result)
         case .mainActorSuccess(let body):
             guard case .success(let value) = result else { return }
-            MainActorDelivery.call(checkedMainActor(body), with: value, after: executor, from: creationSite)
+            MainActorDelivery.call(
+                checkedMainActor(body), with: value, after: executor, from: creationSite, of: ObjectIdentifier(self))
         case .mainActorFailure(let body):
             guard case .failure(let error) = result else { return }
-            MainActorDelivery.call(checkedMainActor(body), with: error, after: executor, from: creationSite)
+            MainActorDelivery.call(
+                checkedMainActor(body), with: error, after: executor, from: creationSite, of: ObjectIdentifier(self))
         case .mainActorResult(let body):
-            MainActorDelivery.call(checkedMainActor(body), with: result, after: executor, from: creationSite)
+            MainActorDelivery.call(
+                checkedMainActor(body), with: result, after: executor, from: creationSite, of: ObjectIdentifier(self))
         case .elsewhere(let boxed):
             guard isChecked else { return boxed.deliver(result) }
             boxed.deliver(result, inScopeOf: self)
