@@ -26,6 +26,7 @@ struct Model {
             model.checkConsumers(of: node, outcome)
             model.checkOrder(of: node)
             model.checkOutcome(of: node, outcome)
+            model.checkFirstFinisher(of: node, outcome)
             model.checkHandler(of: node, outcome)
             model.checkHeldReleased(beforeCallbacksOf: node)
         }

@@ -21,6 +21,7 @@ final class RunLog: Sendable {
         var observations: [Int: [Observation]] = [:]
         var handlerRuns: [Int: [Observation]] = [:]
         var eventWon: [Int: Bool] = [:]
+        var eventTimes: [Int: (start: Int, end: Int)] = [:]
         var callbackRuns = 0
         var handlerRunCount = 0
         var isSealed = false
@@ -62,9 +63,14 @@ final class RunLog: Sendable {
 
     var handlerRunCount: Int { state.withLock { $0.handlerRunCount } }
 
-    /// Records whether event `step` finished its response (`succeed`, `fail` and `cancel` say so).
-    func recordEvent(step: Int, won: Bool) {
-        state.withLock { $0.eventWon[step] = won }
+    /// Records whether event `step` finished its response (`succeed`, `fail` and `cancel` say so),
+    /// and when the call began (`start`, a tick taken before it) and returned (now).
+    func recordEvent(step: Int, won: Bool, start: Int) {
+        state.withLock { state in
+            state.clock += 1
+            state.eventWon[step] = won
+            state.eventTimes[step] = (start, state.clock)
+        }
     }
 
     var callbackRunCount: Int { state.withLock { $0.callbackRuns } }
@@ -78,6 +84,8 @@ final class RunLog: Sendable {
     func handlerRuns(of node: Int) -> [Observation] { state.withLock { $0.handlerRuns[node] ?? [] } }
     /// `nil` when the event did not run (its resolver was already dropped).
     func won(_ step: Int) -> Bool? { state.withLock { $0.eventWon[step] } }
+    /// When event `step`'s call began and returned; `nil` when it did not run.
+    func times(of step: Int) -> (start: Int, end: Int)? { state.withLock { $0.eventTimes[step] } }
 }
 
 /// Callbacks that ran after their program was checked (a second run of one callback, most

@@ -131,16 +131,22 @@ final class World: Sendable {
         }
         switch step.action {
         case .succeed(let value):
-            if let resolver = slots[step.node]?.take() { log.recordEvent(step: index, won: resolver.succeed(value)) }
+            if let resolver = slots[step.node]?.take() {
+                let start = log.tick()
+                log.recordEvent(step: index, won: resolver.succeed(value), start: start)
+            }
         case .fail(let code):
             if let resolver = slots[step.node]?.take() {
-                log.recordEvent(step: index, won: resolver.fail(CheckerError(code: code)))
+                let start = log.tick()
+                log.recordEvent(step: index, won: resolver.fail(CheckerError(code: code)), start: start)
             }
         case .cancel:
-            log.recordEvent(step: index, won: response.cancel())
+            let start = log.tick()
+            log.recordEvent(step: index, won: response.cancel(), start: start)
         case .dropResolver:
+            let start = log.tick()
             slots[step.node]?.drop()
-            log.recordEvent(step: index, won: false)
+            log.recordEvent(step: index, won: false, start: start)
         case .onCompletion:
             response.onCompletion { callback(.value($0)) }
         case .onFailure:
