@@ -23,13 +23,13 @@ struct ResponseLinkageVisibilityTests {
     }
 
     func extras<Value>(of response: Response<Value>) throws -> ResponseExtras {
-        try #require(response.withLock { machine in machine.extras })
+        try #require(response.read { machine in machine.extras })
     }
 
     @Test func aPendingResponseOnAQueue_holdsItsExtras_byAPlainAddress() {
         let (response, resolver) = Response<Int>.pending(on: .queue(DispatchQueue(label: "delivery")))
         // Extras made for the executor, if the response keeps it there.
-        if let extras = response.withLock({ machine in machine.extras }) {
+        if let extras = response.read({ machine in machine.extras }) {
             #expect(holdsPlainly(response, extras))
         }
         withExtendedLifetime(resolver) {}

@@ -4,7 +4,7 @@ extension Response {
     /// Never blocks.
     public var progress: Double {
         if isSuccessful { return 1 }
-        return withLock { machine in machine.reportedProgress } ?? 0
+        return read { machine in machine.reportedProgress } ?? 0
     }
 
     /// Calls `callback` with the work's progress, from 0 to 1, on the response's ``executor``.
@@ -46,13 +46,13 @@ extension Response {
     func reportProgress(_ fraction: Double) {
         guard fraction.isFinite, flags & ResponseFlags.done == 0 else { return }
         let clamped = Swift.min(Swift.max(fraction, 0), 1)
-        if let channel = withLock({ machine in machine.reportProgress(clamped) }) {
+        if let channel = apply({ machine, _ in ResponseTransition(machine.reportProgress(clamped)) }) {
             scheduleProgressDelivery(channel)
         }
     }
 
     func addProgressObserver(_ observer: ProgressObserver) {
-        let action = withLock { machine in machine.addProgressObserver(observer) }
+        let action = apply { machine, _ in ResponseTransition(machine.addProgressObserver(observer)) }
         switch action {
         case .stored(let heardAlready, let channel, let onFirstObserver):
             onFirstObserver?()
@@ -68,7 +68,7 @@ extension Response {
     /// Runs `hook` when the first progress observer arrives (how `all` follows its inputs' progress
     /// only when someone follows its own). Nothing happens once the response is done.
     func whenProgressIsFirstObserved(_ hook: @escaping @Sendable () -> Void) {
-        _ = withLock { machine in machine.setOnFirstProgressObserver(hook) }
+        _ = apply { machine, _ in ResponseTransition(machine.setOnFirstProgressObserver(hook)) }
     }
 
     /// Hands `channel`'s latest value to its observers on the executor: inline for
@@ -77,7 +77,7 @@ extension Response {
     @usableFromInline
     func scheduleProgressDelivery(_ channel: ProgressChannel) {
         let delivery: @Sendable () -> Void = { [self] in
-            guard let (value, observers) = withLock({ _ in channel.takeDelivery() }) else { return }
+            guard let (value, observers) = apply({ _, _ in ResponseTransition(channel.takeDelivery()) }) else { return }
             for observer in observers {
                 switch observer {
                 case .sendable(let body), .inline(let body): body(value)

@@ -56,7 +56,8 @@ import Dispatch
 // - `lockedMachine` is named only here (the initialisers, which run before anyone else has the
 //   response; the deinit, which runs after everyone let go) and in ResponseStorage.swift, which
 //   touches it in three places only (`.ci/check-machine-access` fails CI on any other):
-//   1. `withLock` and `apply`, which hold the lock (`StateWordLock`) for the whole access;
+//   1. `read` and `apply`, which hold the lock (`StateWordLock`) for the whole access (`read`
+//      hands the machine out immutable: every change is an `apply`);
 //   2. `beforeSharing`, for a response its maker has just made and not yet handed to anyone
 //      (a tracked response, which `ResponseTracking` holds from its creation, takes the lock);
 //   3. `deliveredResult`, without the lock, only after an acquire load saw `delivered`. That flag
@@ -74,7 +75,7 @@ public final class Response<Value: Sendable>: @unchecked Sendable {
 
     // The stored properties' order is the layout `ResponseLayout` describes: change them together.
 
-    /// The response's life; only under the lock (see `withLock`).
+    /// The response's life; only under the lock (see `read` and `apply`).
     @usableFromInline @exclusivity(unchecked) var lockedMachine: ResponseStateMachine<Value>
     /// The executor's kind (`ResponseLayout.ExecutorKind`) in the low 2 bits, the creation line's
     /// bits 16 to 21 above.
@@ -238,7 +239,7 @@ public final class Response<Value: Sendable>: @unchecked Sendable {
         switch executorKindAndLineHigh & ResponseLayout.ExecutorKind.mask {
         case ResponseLayout.ExecutorKind.main: .main
         case ResponseLayout.ExecutorKind.immediate: .immediate
-        default: withLock { machine in machine.elsewhereExecutor }
+        default: read { machine in machine.elsewhereExecutor }
         }
     }
 

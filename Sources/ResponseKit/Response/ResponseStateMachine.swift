@@ -140,7 +140,9 @@ struct ResponseStateMachine<Value: Sendable> {
     /// Removes the first callback not yet delivered that `matches` (a waiter that gave up, a
     /// cancelled awaiting task), and returns it; `nil` when it was already delivered.
     @inlinable
-    mutating func removeCallback(where matches: (ResponseCallback<Value>) -> Bool) -> ResponseCallback<Value>? {
+    mutating func removeCallback(
+        where matches: (ResponseCallback<Value>) -> Bool, flags: UInt32
+    ) -> ResponseCallback<Value>? {
         switch state {
         case .pending(var callbacks):
             state = .pending(.empty)
@@ -148,6 +150,8 @@ struct ResponseStateMachine<Value: Sendable> {
             state = .pending(callbacks)
             return removed
         case .delivering:
+            // Delivered: every late callback was handed out, and the machine is not written again.
+            guard flags & ResponseFlags.delivered == 0 else { return nil }
             return lateCallbacks?.list.removeFirst(where: matches)
         case .done:
             return nil
@@ -261,6 +265,9 @@ struct ResponseStateMachine<Value: Sendable> {
         guard case .delivering(let outcome) = state else {
             preconditionFailure("ResponseKit: a delivery finished on a response that was not delivering")
         }
+        // Only the completing thread finishes a delivery, after the lock-free end failed, so the
+        // flag is not set here; were it set, the machine is final and must not be written.
+        guard flags & ResponseFlags.delivered == 0 else { return Transition(.finished) }
         if flags & ResponseFlags.lateCallbacks != 0, let late = lateCallbacks, !late.list.isEmpty {
             let list = late.list
             late.list = .empty

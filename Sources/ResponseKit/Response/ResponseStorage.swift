@@ -3,11 +3,23 @@ import CResponseKit
 // A response's storage is the response object itself: the state machine, and beside it the state
 // word (lock, flags, claims), where C11 atomics reach it by address (`ResponseLayout`), so that a
 // response is one allocation. `StateWordLock`, here, is the only code that takes a state word's
-// lock (the combinators' `Collector` keeps a word too and locks through it), and the code in this
-// file is the only code that runs the machine's actions: it decides under the lock (`apply`),
-// then completes, delivers and registers outside it. Every access to `lockedMachine` goes through
-// `withLock` or `apply`, except the documented lock-free read of a delivered result
-// (`deliveredResult`) and the set-up of a response nobody else can reach yet (`beforeSharing`).
+// lock (the combinators' `Collector` keeps a word too and locks through it).
+//
+// One convention for acting on the machine: every change is a transition run by `apply`, which
+// gives it the flags read under the lock (so no transition writes a delivered machine) and sets
+// the flags it returns as the lock is released; the caller then runs the transition's action
+// outside the lock. Reads go through `read`, which hands out the machine immutable. The code that
+// runs transitions is this file and Response+Progress.swift (progress's own actions);
+// `.ci/check-machine-access` fails CI when `apply` is called anywhere else. Every access to
+// `lockedMachine` goes through `read` or `apply`, except the documented lock-free read of a
+// delivered result (`deliveredResult`) and the set-up of a response nobody else can reach yet
+// (`beforeSharing`).
+//
+// Two flags are set outside the machine, by `setFlags`, because they describe who looked rather
+// than what the response holds, and setting them must not take the lock: `failureObserved`
+// (`markFailureObserved`, on a read of the outcome) and `checked` (`setChecked`, by the test
+// checks' table). Both are only ever set, never cleared, and no transition reads them to decide
+// whether to write the machine.
 
 /// What a state machine transition decided: the action its storage runs after releasing the
 /// lock, and the flags of the state word the transition sets, which the storage sets in the same
@@ -66,11 +78,12 @@ extension Response {
         ResponseLayout.word(of: self)
     }
 
-    /// Runs `body` on the state machine under the lock: a read, or a transition that sets no flag.
-    /// Keep `body` to the machine: never user code.
+    /// Reads the state machine under the lock. A read only: `body` gets the machine immutable, so
+    /// every change goes through ``apply(addingOnUnlock:_:)`` (one convention for acting on the
+    /// machine). Keep `body` to the machine: never user code.
     @inlinable @inline(__always)
-    func withLock<Result>(_ body: (inout ResponseStateMachine<Value>) -> Result) -> Result {
-        StateWordLock.withLock(word) { body(&lockedMachine) }
+    func read<Result>(_ body: (borrowing ResponseStateMachine<Value>) -> Result) -> Result {
+        StateWordLock.withLock(word) { body(lockedMachine) }
     }
 
     /// Runs a transition under the lock, given the flags read under it, and sets the flags it
@@ -96,7 +109,7 @@ extension Response {
     @inlinable @inline(__always)
     func beforeSharing<Result>(_ body: (inout ResponseStateMachine<Value>) -> Result) -> Result {
         if rk_load_relaxed(word) & ResponseFlags.tracked == 0 { return body(&lockedMachine) }
-        return withLock { machine in body(&machine) }
+        return apply { machine, _ in ResponseTransition(body(&machine)) }
     }
 
     /// Sets `flags` without the lock.
@@ -130,7 +143,7 @@ extension Response {
     /// (the same case; the same bits in a success's slot, the same dynamic type of error).
     @usableFromInline
     func isTheMachinesOutcome(_ outcome: ResponseOutcome) -> Bool {
-        withLock { machine in
+        read { machine in
             let stored: ResponseOutcome
             switch machine.state {
             case .pending: return false
@@ -150,12 +163,12 @@ extension Response {
         let flags = self.flags
         if flags & ResponseFlags.delivered != 0 { return deliveredResult }
         guard flags & ResponseFlags.done != 0 else { return nil }
-        return withLock { machine in machine.result }
+        return read { machine in machine.result }
     }
 
     /// How many callbacks wait for the result.
     var waitingCallbackCount: Int {
-        withLock { machine in machine.waitingCallbackCount }
+        read { machine in machine.waitingCallbackCount }
     }
 }
 
@@ -570,7 +583,9 @@ extension Response {
     /// Removes a waiter that gave up; `false` when the response already woke it.
     @inlinable
     func removeWaiter(_ waiter: any ResponseWaiter) -> Bool {
-        withLock { machine in machine.removeCallback(where: { $0.isWaiter(waiter) }) } != nil
+        apply { machine, flags in
+            ResponseTransition(machine.removeCallback(where: { $0.isWaiter(waiter) }, flags: flags))
+        } != nil
     }
 
     /// Registers a task suspended in ``get()``, to be resumed with the result on completion, with
@@ -588,7 +603,9 @@ extension Response {
     /// resume, or `nil` when the completion took it first (and resumes it).
     @inlinable
     func removeAwaitingTask(_ identity: UInt64) -> UnsafeContinuation<Value, any Error>? {
-        let removed = withLock { machine in machine.removeCallback(where: { $0.isAwaitingTask(identity) }) }
+        let removed = apply { machine, flags in
+            ResponseTransition(machine.removeCallback(where: { $0.isAwaitingTask(identity) }, flags: flags))
+        }
         guard case .awaitingTask(let continuation, _) = removed else { return nil }
         return continuation
     }
@@ -599,7 +616,7 @@ extension Response {
     /// when this response is already done.
     @inlinable
     func addUpstream(_ upstream: any ClaimHolder) -> Bool {
-        withLock { machine in machine.addUpstream(upstream) }
+        apply { machine, _ in ResponseTransition(machine.addUpstream(upstream)) }
     }
 
     /// Stores a cancellation handler, or runs it now when the response is already cancelled. A
