@@ -19,7 +19,8 @@ let package = Package(
         .target(name: "ResponseKit", dependencies: ["CResponseKit"]),
         // The engine's atomics, lock and main-thread test, in C11 (not a dependency: ours).
         .target(name: "CResponseKit"),
-        // Test support for users and for our own tests: ManualExecutor, Recorder, ManualClock.
+        // Test support for users and for our own tests: the response checks, ManualExecutor,
+        // ManualScheduler, Recorder.
         .target(name: "ResponseKitTesting", dependencies: ["ResponseKit"]),
         // LSService-style services that live for the whole app, and the process runner.
         .target(name: "ResponseKitServices", dependencies: ["ResponseKit", "CResponseKitServices"]),

@@ -188,7 +188,7 @@ public enum ResponseDiagnostics {
             scope.receive(diagnostic)
             return
         }
-        if let response, ResponseCheckScopes.deliver(diagnostic, about: ObjectIdentifier(response)) { return }
+        if let response, ResponseCheckScopeTable.deliver(diagnostic, about: ObjectIdentifier(response)) { return }
         handler(diagnostic)
     }
 }

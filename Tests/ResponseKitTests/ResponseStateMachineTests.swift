@@ -449,7 +449,8 @@ private struct Fixture {
         case .deliver(let callbacks):
             action = "deliver\(Self.describe(callbacks))"
         case .alreadyCompleted(let first):
-            outcome.destroyValue(as: Int.self)  // no machine took it, as in `Response.setOutcome`
+            // No machine took it, as in `Response.complete(outcome:result:how:context:)`.
+            outcome.destroyValue(as: Int.self)
             action = "alreadyCompleted(\(Self.describe(first)))"
         }
         return "\(action), links \(Self.describe(consume links)) | \(set(transition.flags))"
@@ -525,7 +526,7 @@ private struct Fixture {
     }
 
     /// What a completion hands out of the lock; an upstream handed out is the caller's to
-    /// release, as `Response.setOutcome` does, exactly once.
+    /// release, as `Response.complete(outcome:result:how:context:)` does, exactly once.
     static func describe(_ links: consuming ResponseFinishedLinks) -> String {
         switch consume links {
         case .none:

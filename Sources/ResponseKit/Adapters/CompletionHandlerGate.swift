@@ -30,7 +30,7 @@ final class CompletionHandlerGate<Value: Sendable>: Sendable {
         self.file = file
         self.line = line
         checkScope =
-            rk_check_scopes_were_used() ? ResponseCheckScopes.scope(of: ObjectIdentifier(resolver.response)) : nil
+            rk_check_scopes_were_used() ? ResponseCheckScopeTable.scope(of: ObjectIdentifier(resolver.response)) : nil
     }
 
     /// The completion handler was called: finishes the response on the first call, reports any

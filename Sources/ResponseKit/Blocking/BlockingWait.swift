@@ -29,8 +29,8 @@ import Foundation
 ///
 /// Not generic: it sees the response as a ``BlockingWaitSubject``. A generic wait, called from
 /// the read's code specialised for the value type, looked up the metadata of its own type, of the
-/// response's and of `Result` at run time on every read (W4: a fifth of a round trip's
-/// instructions, Benchmarks/README.md).
+/// response's and of `Result` at run time on every read (a large share of W4's round trip:
+/// Benchmarks/README.md).
 @usableFromInline
 struct BlockingWait {
     let response: any BlockingWaitSubject
@@ -58,7 +58,7 @@ struct BlockingWait {
         self.inTask = inTask
         // One relaxed load while no test checks responses.
         if deadline == nil, rk_check_scopes_are_running(),
-            let checks = ResponseCheckScope.current ?? ResponseCheckScopes.scope(of: ObjectIdentifier(response))
+            let checks = ResponseCheckScope.current ?? ResponseCheckScopeTable.scope(of: ObjectIdentifier(response))
         {
             self.checks = checks
             limit = Self.adding(checks.waitLimitNanoseconds, to: start)

@@ -3,11 +3,11 @@
 ///
 /// Why: in a round trip (a global queue resolves while the caller blocks on ``Response/value``),
 /// how soon the caller sleeps after the work was sent decides how the kernel places the two
-/// threads, and with it whether the round trip takes 11–14 µs or 25–30 µs on the machines
-/// measured. A fresh waiter costs three allocations on that path (the waiter, its
+/// threads, and with it whether the round trip takes its fast or its slow time (about twice as
+/// long). A fresh waiter costs three allocations on that path (the waiter, its
 /// `DispatchSemaphore` and Dispatch's semaphore object); with them, W4's blocking read took the
-/// fast path in 0 to 6 of 15 repetitions (six runs), against 4 to 10 for a bare semaphore; with
-/// recycled waiters, in 4 to 8.
+/// fast path less often than a bare semaphore; with recycled waiters, as often (the runs:
+/// Benchmarks/README.md, "Measurements behind the engine's comments").
 ///
 /// A recycled waiter can still hear one wake-up meant for its last wait: a response sets its
 /// `done` flag before it wakes its waiters, so a wait may see the flag, end and be recycled before

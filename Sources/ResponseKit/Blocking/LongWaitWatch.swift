@@ -5,8 +5,8 @@ import Dispatch
 /// timer of its own.
 ///
 /// Why: a timed sleep makes the kernel set and cancel a timer on every wait, about a tenth of a
-/// cross-thread round trip (measured in W4: 30.8, 29.0 and 32.9 µs timed against 28.9, 25.1 and
-/// 28.6 µs untimed, three interleaved runs). The watch keeps the waits in progress and one timer,
+/// cross-thread round trip (W4's runs: Benchmarks/README.md, "Measurements behind the engine's
+/// comments"). The watch keeps the waits in progress and one timer,
 /// set for the earliest report due; a wait costs two short critical sections instead.
 enum LongWaitWatch {
     private struct Watched {

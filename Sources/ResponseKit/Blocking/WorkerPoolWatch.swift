@@ -7,7 +7,7 @@ import Dispatch
 /// the cores. Tests that block in a read (`response.value`) hold its threads, and global-queue
 /// work then waits until libdispatch's pool monitor adds a thread, which it checks for once a
 /// second. A wait on the main queue that counted that second would report a blocked main queue
-/// when the work only waited for a thread (issue 33: 12 of 60 parallel runs on two cores).
+/// when the work only waited for a thread (issue 33, in parallel runs on two cores).
 ///
 /// How: while the wait goes on it keeps one probe, an empty job, on the global queue. A probe
 /// that has not run within ``tolerance`` means the pool has no free thread; the pool counts as

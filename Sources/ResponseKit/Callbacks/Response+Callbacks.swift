@@ -152,13 +152,13 @@ extension ExecutorCallback {
         let executor = self.executor
         switch (callback, result) {
         case (.success(let body), .success(let value)):
-            let body = ResponseCheckScopes.binding(body, toScopeOf: response)
+            let body = ResponseCheckScopeTable.binding(body, toScopeOf: response)
             executor.run { body(value) }
         case (.failure(let body), .failure(let error)):
-            let body = ResponseCheckScopes.binding(body, toScopeOf: response)
+            let body = ResponseCheckScopeTable.binding(body, toScopeOf: response)
             executor.run { body(error) }
         case (.result(let body), _):
-            let body = ResponseCheckScopes.binding(body, toScopeOf: response)
+            let body = ResponseCheckScopeTable.binding(body, toScopeOf: response)
             executor.run { body(result) }
         default:
             break

@@ -112,7 +112,7 @@ package final class ResponseCheckScope: Sendable {
     /// Runs `body` with no scope current: for code that runs jobs of others on the caller's
     /// thread (a read on the main queue runs ResponseKit's main-queue jobs, every test's), which
     /// would otherwise make the responses of those jobs the caller's test's. The jobs of checked
-    /// responses carry their own scope (``ResponseCheckScopes/binding(_:toScopeOf:)``). One
+    /// responses carry their own scope (``ResponseCheckScopeTable/binding(_:toScopeOf:)``). One
     /// relaxed load while no test checks responses.
     package static func outsideAnyScope<R>(_ body: () throws -> R) rethrows -> R {
         guard rk_check_scopes_are_running(), current != nil else { return try body() }

@@ -57,7 +57,7 @@ extension Response {
                             completion.runDeferred()
                         }
                         guard derived.isChecked else { return runStep() }
-                        ResponseCheckScopes.run(inScopeOf: derived, runStep)
+                        ResponseCheckScopeTable.run(inScopeOf: derived, runStep)
                     }
                 }
             )

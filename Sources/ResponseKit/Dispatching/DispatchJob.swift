@@ -7,9 +7,9 @@ import Dispatch
 ///
 /// Why it exists: in W7 under `dispatchMain()` (Benchmarks/README.md, "Issue 25"), a request
 /// made on the main queue and finished on a global queue cost a closure and a block besides the
-/// response and the body; a job is one object, which Dispatch does not copy. Measured: one
-/// allocation fewer per request, and W7/64 and W7/1024 under `dispatchMain()` about a tenth
-/// faster.
+/// response and the body; a job is one object, which Dispatch does not copy: one allocation
+/// fewer per request, and W7/64 and W7/1024 under `dispatchMain()` faster (the figures are in
+/// Benchmarks/README.md).
 ///
 /// Subclass it (final) for each kind of work; ``DispatchJobs/send(_:to:)`` sends it.
 ///

@@ -37,6 +37,8 @@ final class ResponseBodyJob<Value: Sendable>: DispatchJob, @unchecked Sendable {
             response.finish(with: Result(catching: body), how: .racing)
             return
         }
-        ResponseCheckScopes.run(inScopeOf: response) { _ = response.finish(with: Result(catching: body), how: .racing) }
+        ResponseCheckScopeTable.run(inScopeOf: response) {
+            _ = response.finish(with: Result(catching: body), how: .racing)
+        }
     }
 }

@@ -39,7 +39,8 @@ enum MainQueueJobs {
 
         /// Runs the job and releases it. The caller is on the main actor: the drains enter it
         /// once per batch (`MainActor.assumeIsolated` costs an allocation and an executor check
-        /// each time: measured, a third of a W7 request when paid per job).
+        /// each time, a large share of a W7 request when paid per job: Benchmarks/README.md,
+        /// "Measurements behind the engine's comments").
         ///
         /// Consuming, like every step of a job's way from ``enqueue(_:)`` to here: a job is moved,
         /// never copied. A `.call`'s copy goes through its generic value witnesses, and a job was
@@ -100,8 +101,8 @@ enum MainQueueJobs {
     /// batch (``runReadyJobs()``) before anything enqueued later, so order holds.
     ///
     /// Both go without Swift's run-time exclusivity checks, which cost a thread-local lookup and
-    /// an access-set entry per access, several times per job, on the main queue (measured in
-    /// W7/64 under `dispatchMain()`: about a tenth of the main queue's time). No access can
+    /// an access-set entry per access, several times per job, on the main queue (a visible share
+    /// of its time in W7/64 under `dispatchMain()`: Benchmarks/README.md). No access can
     /// overlap another: they are used only on the main actor, in ``popFromBatch()`` and
     /// ``takeBatch(endingTheDrainWhenEmpty:)``, whose accesses run nobody else's code (a job is
     /// moved out of `batch` before it runs, and a finished batch is swapped out of `batch`
@@ -149,13 +150,12 @@ enum MainQueueJobs {
     /// released after its callbacks, on the thread that runs them.
     ///
     /// Why: the async bridge's handler holds the response's `Task`, which the caller's thread
-    /// made (two allocations, of 304 and 1,016 bytes here). When the worker that finished the task
-    /// released the handler, it freed the task there: in W7's async body, 118,780 of 120,000
-    /// tasks were freed by another thread than made them, and `malloc`'s slow paths
-    /// (`malloc_consolidate`, the arena's lock) took a fifth of the samples. Released here, after
-    /// the delivery (by then the task has almost always ended), 118,419 of 120,000 were freed
-    /// where they were made, and the async body got about 1.5× faster (Benchmarks/README.md,
-    /// "The async bridge's task, freed where it was made").
+    /// made (two allocations). When the worker that finished the task released the handler, it
+    /// freed the task there: in W7's async body nearly every task was freed by another thread than
+    /// made it, and `malloc`'s slow paths (`malloc_consolidate`, the arena's lock) showed in the
+    /// profile. Released here, after the delivery (by then the task has almost always ended),
+    /// nearly every task is freed where it was made, and the async body is faster (the figures:
+    /// Benchmarks/README.md, "The async bridge's task, freed where it was made").
     ///
     /// Only after a delivery queued here: otherwise the handler would wait for a main queue that
     /// nothing else needs to run (a program that never services it would hold it until exit). The

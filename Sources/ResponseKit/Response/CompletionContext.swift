@@ -2,7 +2,7 @@
 ///
 /// Completing a response runs its internal observers inline, and the observer of a `map` completes
 /// the next response: one set of stack frames per step, so a long chain finishing at once would
-/// overflow the stack (measured: about 5,000 steps in debug). Each completion therefore carries
+/// overflow the stack (a few thousand steps in debug builds). Each completion therefore carries
 /// this context: a chain nests up to ``depthLimit`` steps, and deeper steps are handed back to the
 /// loop of the completion that started them, which runs them before it returns (as SwiftNIO's
 /// `CallbackList` does). Nothing is kept per thread: a response resolved independently inside a
@@ -12,9 +12,9 @@
 /// `map` on each response) does not nest at all: it leaves its completion in ``tail``, and the
 /// loop that owns the context runs it after the observer has returned (unless callbacks joined the
 /// delivery that observer ended: that delivery runs it before them, nested, as the completion it
-/// stands for; see ``runTailInsideDelivery()``). Nested, a ten-step chain went about seventy
-/// frames deep, past what the processor's return-address predictor holds (32 entries on the
-/// machine measured), and every return beyond that was mispredicted.
+/// stands for; see ``runTailInsideDelivery()``). Nested, a ten-step chain went deeper than the
+/// processor's return-address predictor holds, and every return beyond that was mispredicted
+/// (Benchmarks/README.md, "Measurements behind the engine's comments").
 @usableFromInline
 struct CompletionContext {
     /// How many chained completions are nested on the stack right now.

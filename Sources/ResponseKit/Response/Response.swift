@@ -144,7 +144,7 @@ public final class Response<Value: Sendable>: @unchecked Sendable {
         assert(isLaidOutAsAssumed(), "ResponseKit: the response's layout is not what ResponseLayout computes")
         if isTracked { ResponseTracking.track(self) }
         // One relaxed load while no test checks responses: nothing else, no allocation.
-        if rk_check_scopes_are_running() { ResponseCheckScopes.adopt(self, linkedTo: link) }
+        if rk_check_scopes_are_running() { ResponseCheckScopeTable.adopt(self, linkedTo: link) }
     }
 
     /// Debug builds, in every initialiser: whether the two addresses the engine computes without
@@ -209,7 +209,7 @@ public final class Response<Value: Sendable>: @unchecked Sendable {
         if flags & (ResponseFlags.tracked | ResponseFlags.done) == ResponseFlags.tracked {
             ResponseTracking.untrack(ObjectIdentifier(self))
         }
-        if flags & ResponseFlags.checked != 0 { ResponseCheckScopes.forget(ObjectIdentifier(self)) }
+        if flags & ResponseFlags.checked != 0 { ResponseCheckScopeTable.forget(ObjectIdentifier(self)) }
     }
 
     /// The deinit's rare path, out of line: types used in a function body have their metadata

@@ -7,7 +7,7 @@ import CResponseKit
 
 /// Something a derived response holds a claim on: a ``Response`` of any value type.
 @usableFromInline
-protocol ClaimHolder: AnyObject, Sendable {
+protocol ClaimedResponse: AnyObject, Sendable {
     /// Records that one more derived response, task or blocking read waits for this response.
     func addClaim()
     /// Gives up one claim; cancels the response when it was the last one, no callback waits for it
@@ -30,12 +30,12 @@ struct ResponseUpstream {
     @usableFromInline let response: AnyObject
 
     @inlinable
-    init(_ response: any ClaimHolder) {
+    init(_ response: any ClaimedResponse) {
         self.response = response
     }
 
     /// An upstream kept as a plain reference (`ResponseStateMachine.link`), which was made from a
-    /// `ClaimHolder`.
+    /// `ClaimedResponse`.
     @inlinable
     init(unchecked response: AnyObject) {
         self.response = response
@@ -71,8 +71,8 @@ struct ResponseUpstream {
 
     @usableFromInline @inline(never)
     func cancel(context: inout CompletionContext) {
-        // Made from a `ClaimHolder` in `init`: the cast holds.
-        guard let holder = response as? any ClaimHolder else { preconditionFailure("ResponseKit: a lost upstream") }
+        // Made from a `ClaimedResponse` in `init`: the cast holds.
+        guard let holder = response as? any ClaimedResponse else { preconditionFailure("ResponseKit: a lost upstream") }
         holder.cancelAfterLastClaim(context: &context)
     }
 }
@@ -115,7 +115,7 @@ extension Response {
     }
 }
 
-extension Response: ClaimHolder {
+extension Response: ClaimedResponse {
     // Called through the protocol, so unspecialised: the common path (a claim released from a
     // response that is done) must mention no type built from `Value`, whose metadata an
     // unspecialised function looks up on entry, a cache search per step of a chain

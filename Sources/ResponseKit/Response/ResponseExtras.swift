@@ -6,8 +6,8 @@
 /// without the lock.
 ///
 /// Its variables go without Swift's run-time exclusivity checks, which cost a thread-local lookup
-/// and an access-set entry per access: W9's completion made five of them (about a sixth of the
-/// async bridge's instructions, Benchmarks/README.md). No two accesses can overlap: every access
+/// and an access-set entry per access: W9's completion made five of them, a large share of the
+/// async bridge's instructions (Benchmarks/README.md). No two accesses can overlap: every access
 /// happens under the response's lock (or on the one thread a completion handed the extras to),
 /// and the only code that can run during one is a deinit released by an assignment, which
 /// cannot reach these variables without that same lock (taking it there would deadlock first).
@@ -24,7 +24,7 @@ final class ResponseExtras {
     /// The work's handlers for ``Response/cancel()`` after the first, in registration order.
     @usableFromInline @exclusivity(unchecked) var cancellationHandlers: [@Sendable () -> Void] = []
     /// Claims beyond the first (a combinator waits on many responses).
-    @usableFromInline @exclusivity(unchecked) var upstreams: [any ClaimHolder] = []
+    @usableFromInline @exclusivity(unchecked) var upstreams: [any ClaimedResponse] = []
     /// Callbacks registered while the completing thread delivered: a ``ResponseLateCallbacks``
     /// of the response's value type (kept apart, so that this class is not generic and telling it
     /// from an upstream is one comparison).
@@ -79,10 +79,10 @@ enum ResponseFinishedLinks: ~Copyable {
 struct ResponseLinks: ~Copyable {
     /// The cancellation handlers and the claims beyond the first, when there are any.
     @usableFromInline
-    struct Rare {
+    struct RareLinks {
         @usableFromInline let cancellationHandler: (@Sendable () -> Void)?
         @usableFromInline let cancellationHandlers: [@Sendable () -> Void]
-        @usableFromInline let upstreams: [any ClaimHolder]
+        @usableFromInline let upstreams: [any ClaimedResponse]
 
         /// Moves the links out of `extras`, leaving them empty.
         @inlinable
@@ -91,14 +91,14 @@ struct ResponseLinks: ~Copyable {
             var handlers: [@Sendable () -> Void] = []
             swap(&handlers, &extras.cancellationHandlers)
             cancellationHandlers = handlers
-            var claims: [any ClaimHolder] = []
+            var claims: [any ClaimedResponse] = []
             swap(&claims, &extras.upstreams)
             upstreams = claims
         }
     }
 
     @usableFromInline var upstream: ResponseUpstream?
-    @usableFromInline var rare: Rare?
+    @usableFromInline var rare: RareLinks?
     /// The progress channel whose final delivery (1 on success) the completion must schedule.
     @usableFromInline var finalProgress: ProgressChannel?
 
@@ -109,7 +109,7 @@ struct ResponseLinks: ~Copyable {
     init(takingFrom extras: ResponseExtras) {
         upstream = extras.upstream.take()
         if extras.cancellationHandler != nil || !extras.upstreams.isEmpty {
-            rare = Rare(takingFrom: extras)
+            rare = RareLinks(takingFrom: extras)
         } else {
             rare = nil
         }

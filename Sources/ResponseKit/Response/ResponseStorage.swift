@@ -192,7 +192,7 @@ extension Response {
     @discardableResult
     func finish(with result: Result<Value, any Error>, how: Completion) -> Bool {
         var context = CompletionContext()
-        let completed = setResult(result, how: how, context: &context)
+        let completed = complete(with: result, how: how, context: &context)
         context.runDeferred()
         return completed
     }
@@ -210,10 +210,10 @@ extension Response {
             // may do more, so none of them is in tail position.
             context.depth += 1
             context.inTailPosition = false
-            setResult(result, how: how, context: &context)
+            complete(with: result, how: how, context: &context)
             context.depth -= 1
         } else {
-            context.handBack { context in self.setResult(result, how: how, context: &context) }
+            context.handBack { context in self.complete(with: result, how: how, context: &context) }
         }
     }
 
@@ -233,7 +233,7 @@ extension Response {
             // Made from `self` just above: the downcast holds.
             let response = unsafeDowncast(response, to: Response<Value>.self)
             rk_delivery_begin(UInt(bitPattern: ObjectIdentifier(response)))
-            response.setOutcome(outcome, result: outcome.result(as: Value.self), how: .racing, context: &context)
+            response.complete(outcome: outcome, result: outcome.result(as: Value.self), how: .racing, context: &context)
             rk_delivery_end()
         }
     }
@@ -242,8 +242,8 @@ extension Response {
     /// callbacks outside it, so that no callback runs under a lock.
     @inlinable
     @discardableResult
-    func setResult(
-        _ result: Result<Value, any Error>,
+    func complete(
+        with result: Result<Value, any Error>,
         how: Completion,
         context: inout CompletionContext
     ) -> Bool {
@@ -255,12 +255,12 @@ extension Response {
         // call, not inside: there, the opaque C calls made the callbacks be copied instead of
         // moved (Benchmarks/README.md, "What the engine's shape saves").
         rk_delivery_begin(UInt(bitPattern: ObjectIdentifier(self)))
-        let completed = setOutcome(outcome, result: result, how: how, context: &context)
+        let completed = complete(outcome: outcome, result: result, how: how, context: &context)
         rk_delivery_end()
         return completed
     }
 
-    /// The decide-then-act step of every completion (``setResult(_:how:context:)`` with the outcome
+    /// The decide-then-act step of every completion (``complete(with:how:context:)`` with the outcome
     /// the machine stores already made): the machine decides under the lock, then this finishes the
     /// links and delivers outside it.
     ///
@@ -270,8 +270,8 @@ extension Response {
     ///   - result: what the callbacks receive.
     @inlinable @inline(__always)  // so that `how`, often a constant, folds away
     @discardableResult
-    func setOutcome(
-        _ outcome: ResponseOutcome,
+    func complete(
+        outcome: ResponseOutcome,
         result: Result<Value, any Error>,
         how: Completion,
         context: inout CompletionContext
@@ -339,9 +339,9 @@ extension Response {
     }
 
     /// Delivers `result`, then releases `handler` on the main queue, behind the callbacks: the
-    /// rare path of ``setOutcome(_:result:how:context:)``, kept out of line so that the common
-    /// path holds nothing across its delivery (a handler held there cost every completion about
-    /// 120 instructions, W1 1,310 → 1,434).
+    /// rare path of ``complete(outcome:result:how:context:)``, kept out of line so that the common
+    /// path holds nothing across its delivery (a handler held there cost every completion a tenth
+    /// more instructions in W1: Benchmarks/README.md, "Measurements behind the engine's comments").
     @usableFromInline @inline(never)
     func deliver(
         _ result: Result<Value, any Error>,
@@ -467,16 +467,16 @@ extension Response {
     /// `body`, run in the test's scope when the response was made under the response checks: a
     /// callback that runs later, on another thread, makes responses that are the test's. Only a
     /// flag is read otherwise. (Inline callbacks need nothing: a response made during a
-    /// completion belongs to the test of the response completed, ``ResponseCheckScopes``.)
+    /// completion belongs to the test of the response completed, ``ResponseCheckScopeTable``.)
     @inlinable @inline(__always)
     func checked<Argument>(_ body: @escaping @Sendable (Argument) -> Void) -> @Sendable (Argument) -> Void {
-        isChecked ? ResponseCheckScopes.binding(body, toScopeOf: self) : body
+        isChecked ? ResponseCheckScopeTable.binding(body, toScopeOf: self) : body
     }
 
     /// ``checked(_:)`` for a main-actor callback.
     @inlinable @inline(__always)
     func checkedMainActor<Argument>(_ body: @escaping @MainActor (Argument) -> Void) -> @MainActor (Argument) -> Void {
-        isChecked ? ResponseCheckScopes.bindingMainActor(body, toScopeOf: self) : body
+        isChecked ? ResponseCheckScopeTable.bindingMainActor(body, toScopeOf: self) : body
     }
 
     // MARK: - Registering
@@ -615,7 +615,7 @@ extension Response {
     /// Records `upstream` as a response this one holds a claim on; `false` (nothing recorded)
     /// when this response is already done.
     @inlinable
-    func addUpstream(_ upstream: any ClaimHolder) -> Bool {
+    func addUpstream(_ upstream: any ClaimedResponse) -> Bool {
         apply { machine, _ in ResponseTransition(machine.addUpstream(upstream)) }
     }
 

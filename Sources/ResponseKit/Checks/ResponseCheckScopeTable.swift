@@ -10,7 +10,7 @@ import CResponseKit
 /// (`UInt(bitPattern: ObjectIdentifier(response))`), which is also how a completion records the
 /// response it delivers (`rk_delivery_recorded`).
 @usableFromInline
-enum ResponseCheckScopes {
+enum ResponseCheckScopeTable {
     private static let table = LockedBox.make([UInt: ResponseCheckScope]())
 
     /// Makes `response`, just made, belong to a test's scope, the first of:
