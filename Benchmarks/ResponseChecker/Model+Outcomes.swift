@@ -72,6 +72,10 @@ extension Model {
             case .failed(let code) where code % 2 == 0: return [.value(200 &+ code)]
             default: return [.failed(code: 10 &+ add)]
             }
+        case .mapError(_, let add):
+            return [given[0] == .cancelled || !given[0].isFailure ? given[0] : .failed(code: 20 &+ add)]
+        case .always:
+            return [given[0]]
         case .all:
             return failures.isEmpty ? [.value(values.reduce(0) { $0 &* 31 &+ $1 })] : failures
         case .zip:

@@ -29,6 +29,7 @@ struct Model {
             model.checkFirstFinisher(of: node, outcome)
             model.checkHandler(of: node, outcome)
             model.checkHeldReleased(beforeCallbacksOf: node)
+            model.checkAlways(node, outcome)
         }
         if run.threadsHung { model.fail("hang: a racing thread had not returned after its deadline") }
         return model
@@ -88,6 +89,22 @@ struct Model {
                 expect(
                     a.start < b.start, "r\(node): callback step \(second) ran before step \(first), registered earlier")
             }
+        }
+    }
+
+    /// An `always` body runs exactly once (its doc): with the input's outcome, or with
+    /// `CancellationError` when the response `always` made was cancelled first. The input may
+    /// also finish first and the made response be cancelled before it passes the outcome on: then
+    /// the body saw the input's outcome and the consumers a cancellation.
+    private mutating func checkAlways(_ node: Int, _ outcome: Outcome) {
+        guard case .always(let input) = program.nodes[node], let given = run.finalOutcomes[input] else { return }
+        let runs = run.log.alwaysRuns(of: node)
+        expect(runs.count == 1, "r\(node): its always body ran \(runs.count) times, not once")
+        for saw in runs {
+            let allowed: Set<Outcome> = outcome == .cancelled ? [given, .cancelled] : [outcome]
+            expect(
+                allowed.contains(saw),
+                "r\(node): its always body saw \(saw); input \(given), consumers \(outcome)")
         }
     }
 

@@ -32,6 +32,8 @@ extension Program {
         case .recover(let input, let value): text = "r\(input).recover { _ in \(value) }"
         case .flatMapError(let input, let add):
             text = "r\(input).flatMapError { even code ? .succeeded(200 &+ code) : .failed(code: \(10 + add)) }"
+        case .mapError(let input, let add): text = "r\(input).mapError { _ in failed(code: \(20 + add)) }"
+        case .always(let input): text = "r\(input).always { result in record }"
         case .all(let inputs, let executor): text = "all(\(names(inputs)), on: .\(executor)).folded"
         case .race(let inputs, let executor): text = "race(\(names(inputs)), on: .\(executor))"
         case .any(let inputs, let executor): text = "any(\(names(inputs)), on: .\(executor))"

@@ -31,7 +31,7 @@ extension Program {
             let executor = executors.randomElement(using: &random)!
             let clock: Clock = Bool.random(using: &random) ? .manual : .real
             let add = Int.random(in: 1...9, using: &random)
-            switch Int.random(in: 0..<12, using: &random) {
+            switch Int.random(in: 0..<14, using: &random) {
             case 0: nodes.append(.map(input: pick(&random), add: add))
             case 1: nodes.append(.flatMap(input: pick(&random), add: add))
             case 2: nodes.append(.recover(input: pick(&random), value: 100 + add))
@@ -41,6 +41,8 @@ extension Program {
             case 6: nodes.append(.any(inputs: some(&random), executor))
             case 7: nodes.append(.allSettled(inputs: some(&random), executor))
             case 8, 9: nodes.append(.zip(pick(&random), pick(&random)))
+            case 12: nodes.append(.mapError(input: pick(&random), add: add))
+            case 13: nodes.append(.always(input: pick(&random)))
             case 10:
                 nodes.append(.timeout(input: pick(&random), clock, limit: Int.random(in: 0...300, using: &random)))
             default:

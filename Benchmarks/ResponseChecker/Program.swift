@@ -45,6 +45,11 @@ struct Program: Sendable {
         /// `input.flatMapError`: a `failed(code:)` with an even code gives `.succeeded(200 &+ code)`,
         /// any other error `.failed(code: 10 &+ add)`.
         case flatMapError(input: Int, add: Int)
+        /// `input.mapError`: a failure other than cancellation becomes `.failed(code: 20 &+ add)`.
+        case mapError(input: Int, add: Int)
+        /// `input.always { result in ... }`: the same outcome, and its body runs exactly once,
+        /// with that outcome (or with the cancellation that finished it first).
+        case always(input: Int)
         /// `Response.all(inputs, on:)`, folded to one `Int` in order (`h &* 31 &+ v`).
         case all(inputs: [Int], Executor)
         /// `Response.race(inputs, on:)`.
@@ -65,7 +70,7 @@ struct Program: Sendable {
             switch self {
             case .source, .body: []
             case .map(let input, _), .flatMap(let input, _), .recover(let input, _), .flatMapError(let input, _),
-                .timeout(let input, _, _), .delay(let input, _, _):
+                .mapError(let input, _), .always(let input), .timeout(let input, _, _), .delay(let input, _, _):
                 [input]
             case .all(let inputs, _), .race(let inputs, _), .any(let inputs, _), .allSettled(let inputs, _): inputs
             case .zip(let first, let second): [first, second]
@@ -86,6 +91,8 @@ struct Program: Sendable {
             case .flatMap(let input, let add): .flatMap(input: renumber(input), add: add)
             case .recover(let input, let value): .recover(input: renumber(input), value: value)
             case .flatMapError(let input, let add): .flatMapError(input: renumber(input), add: add)
+            case .mapError(let input, let add): .mapError(input: renumber(input), add: add)
+            case .always(let input): .always(input: renumber(input))
             case .all(let inputs, let executor): .all(inputs: inputs.map(renumber), executor)
             case .race(let inputs, let executor): .race(inputs: inputs.map(renumber), executor)
             case .any(let inputs, let executor): .any(inputs: inputs.map(renumber), executor)
@@ -179,7 +186,8 @@ struct Program: Sendable {
             .any(_, let executor), .allSettled(_, let executor):
             executor
         case .map(let input, _), .flatMap(let input, _), .recover(let input, _), .flatMapError(let input, _),
-            .zip(let input, _), .timeout(let input, _, _), .delay(let input, _, _):
+            .mapError(let input, _), .always(let input), .zip(let input, _), .timeout(let input, _, _),
+            .delay(let input, _, _):
             executor(of: input)
         }
     }

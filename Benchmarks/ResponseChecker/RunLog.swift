@@ -24,6 +24,8 @@ final class RunLog: Sendable {
         var eventTimes: [Int: (start: Int, end: Int)] = [:]
         var callbackRuns = 0
         var handlerRunCount = 0
+        var alwaysRuns: [Int: [Outcome]] = [:]
+        var alwaysRunCount = 0
         var isSealed = false
     }
 
@@ -62,6 +64,17 @@ final class RunLog: Sendable {
     }
 
     var handlerRunCount: Int { state.withLock { $0.handlerRunCount } }
+
+    /// Records a run of node `node`'s `always` body, and the outcome it was given.
+    func recordAlways(node: Int, saw: Outcome) {
+        state.withLock {
+            $0.alwaysRuns[node, default: []].append(saw)
+            $0.alwaysRunCount += 1
+        }
+    }
+
+    var alwaysRunCount: Int { state.withLock { $0.alwaysRunCount } }
+    func alwaysRuns(of node: Int) -> [Outcome] { state.withLock { $0.alwaysRuns[node] ?? [] } }
 
     /// Records whether event `step` finished its response (`succeed`, `fail` and `cancel` say so),
     /// and when the call began (`start`, a tick taken before it) and returned (now).

@@ -87,6 +87,10 @@ final class World: Sendable {
                 return .failed(CheckerError(code: 10 &+ add), on: .immediate)
             }
             return (response, nil)
+        case .mapError(let input, let add):
+            return (responses[input].mapError { _ in CheckerError(code: 20 &+ add) }, nil)
+        case .always(let input):
+            return (responses[input].always { result in log.recordAlways(node: index, saw: Outcome(result)) }, nil)
         case .all(let inputs, let kind):
             let all = Response<[Int]>.all(inputs.map { responses[$0] }, on: executor(kind))
             return (all.map { values in values.reduce(0) { $0 &* 31 &+ $1 } }, nil)
@@ -217,6 +221,8 @@ final class World: Sendable {
         }
         // A cancellation handler runs after its response is done (which ends a read), on the
         // thread that cancelled it: wait for those of the responses that ended cancelled too.
+        // An `always` body runs once per `always` response, during its completion.
+        let bodies = program.nodes.filter { if case .always = $0 { true } else { false } }.count
         let handlers = program.nodes.indices.filter { node in
             if case .source(_, cancelHandler: true) = program.nodes[node] {
                 outcomes[node] == .cancelled
@@ -224,7 +230,9 @@ final class World: Sendable {
                 false
             }
         }.count
-        while (log.callbackRunCount < expected || log.handlerRunCount < handlers) && DispatchTime.now() < deadline {
+        while (log.callbackRunCount < expected || log.handlerRunCount < handlers || log.alwaysRunCount < bodies)
+            && DispatchTime.now() < deadline
+        {
             manual.runAll()
             usleep(20)
         }
