@@ -27,13 +27,13 @@ import Foundation
 /// Times are Dispatch's uptime in nanoseconds (`DispatchTime`), not `ContinuousClock`, which needs
 /// macOS 13 / iOS 16: every blocking read (`value`) runs here, at the package's platform floor.
 ///
-/// Not generic: it sees the response as a ``BlockingWaitSubject``. A generic wait, called from
+/// Not generic: it sees the response as a ``AnyResponse``. A generic wait, called from
 /// the read's code specialised for the value type, looked up the metadata of its own type, of the
 /// response's and of `Result` at run time on every read (a large share of W4's round trip:
 /// Benchmarks/README.md).
 @usableFromInline
 struct BlockingWait {
-    let response: any BlockingWaitSubject
+    let response: any AnyResponse
     let waiter: BlockingWaiter
     /// Where the wait runs; a run-loop wait that finds the run loop cannot run becomes a wait
     /// inside a main-queue job.
@@ -50,7 +50,7 @@ struct BlockingWait {
     let checks: ResponseCheckScope?
 
     @usableFromInline
-    init(response: any BlockingWaitSubject, waiter: BlockingWaiter, place: Place, deadline: UInt64?, inTask: Bool) {
+    init(response: any AnyResponse, waiter: BlockingWaiter, place: Place, deadline: UInt64?, inTask: Bool) {
         self.response = response
         self.waiter = waiter
         self.place = place
@@ -221,7 +221,7 @@ struct BlockingWait {
     }
 
     /// Reports that a blocking wait on `response` has lasted longer than the threshold and goes on.
-    static func reportLongWait(on response: any BlockingWaitSubject) {
+    static func reportLongWait(on response: any AnyResponse) {
         let threshold = PendingResponse.seconds(
             .nanoseconds(Int(clamping: ResponseDiagnostics.longWaitThresholdNanoseconds))
         )
@@ -360,16 +360,3 @@ struct BlockingWait {
         return instant > now ? Double(instant - now) / 1e9 : 0
     }
 }
-
-/// A response as a blocking wait sees it, without its value type.
-@usableFromInline
-protocol BlockingWaitSubject: LongWaitSubject, CustomStringConvertible {
-    /// Whether the response has its outcome.
-    var isDone: Bool { get }
-    /// Where the response was made, for reports.
-    var file: String { get }
-    /// Where the response was made, for reports.
-    var line: UInt { get }
-}
-
-extension Response: BlockingWaitSubject {}

@@ -80,14 +80,15 @@ enum LongWaitWatch {
     }
 }
 
-/// A response whose long blocking wait ``LongWaitWatch`` reports, without its value type.
+/// What ``LongWaitWatch`` watches: a response (``AnyResponse``), or a test's stand-in, which is why
+/// this is a protocol of its own rather than part of ``AnyResponse``.
 @usableFromInline
 protocol LongWaitSubject: AnyObject, Sendable {
     /// Reports that a blocking wait on this response has lasted longer than the threshold.
     func reportLongWait()
 }
 
-extension Response: LongWaitSubject {
+extension Response {
     @usableFromInline
     func reportLongWait() {
         // Done: the wait is over (its thread is woken, and about to end the watch).

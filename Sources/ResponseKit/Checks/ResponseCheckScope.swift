@@ -50,7 +50,7 @@ package final class ResponseCheckScope: Sendable {
 
     private struct Made: Sendable {
         /// Weak: the scope must not keep a response alive, or every response would be "alive".
-        weak var response: (any TrackableResponse)?
+        weak var response: (any AnyResponse)?
         let madeAt: UInt64
     }
 
@@ -167,7 +167,7 @@ package final class ResponseCheckScope: Sendable {
     // MARK: - What belongs to the scope
 
     /// Records `response`, made in this scope now.
-    func adopt(_ response: any TrackableResponse) {
+    func adopt(_ response: any AnyResponse) {
         let made = Made(response: response, madeAt: DispatchTime.now().uptimeNanoseconds)
         state.withLock { $0.made[ObjectIdentifier(response)] = made }
     }

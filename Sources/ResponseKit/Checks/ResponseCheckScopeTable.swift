@@ -23,7 +23,7 @@ enum ResponseCheckScopeTable {
     ///    a transform, a `flatMap` closure or a callback of the test's response, on whatever
     ///    thread finished it, is the test's too.
     @usableFromInline @inline(never)
-    static func adopt(_ response: some TrackableResponse & ResponseFlagsHolder, linkedTo link: AnyObject?) {
+    static func adopt(_ response: some AnyResponse & AnyResponse, linkedTo link: AnyObject?) {
         guard
             let scope = ResponseCheckScope.current ?? link.flatMap({ Self.scope(of: ObjectIdentifier($0)) })
                 ?? scopeOfCompletionHere()
@@ -99,13 +99,7 @@ enum ResponseCheckScopeTable {
     }
 }
 
-/// A response, for the table: sets its `checked` flag without its value type.
-@usableFromInline
-protocol ResponseFlagsHolder: AnyObject {
-    func setChecked()
-}
-
-extension Response: ResponseFlagsHolder {
+extension Response {
     @usableFromInline
     func setChecked() {
         setFlags(ResponseFlags.checked)

@@ -5,20 +5,6 @@ import CResponseKit
 // and the rule that cancels a response when the last of them lets go wanting it cancelled and no
 // callback of the user's waits (README, "Who waits for a response").
 
-/// Something a derived response holds a claim on: a ``Response`` of any value type.
-@usableFromInline
-protocol ClaimedResponse: AnyObject, Sendable {
-    /// Records that one more derived response, task or blocking read waits for this response.
-    func addClaim()
-    /// Gives up one claim; cancels the response when it was the last one, no callback waits for it
-    /// and the response is pending.
-    func releaseClaim()
-    /// ``releaseClaim()`` inside a completion under way, which a resulting cancellation joins.
-    func releaseClaim(context: inout CompletionContext)
-    /// Cancels the response after its last claim went away (it was pending then).
-    func cancelAfterLastClaim(context: inout CompletionContext)
-}
-
 /// The response a derived response holds a claim on: a ``Response`` of any value type, in one
 /// word.
 ///
@@ -30,12 +16,12 @@ struct ResponseUpstream {
     @usableFromInline let response: AnyObject
 
     @inlinable
-    init(_ response: any ClaimedResponse) {
+    init(_ response: any AnyResponse) {
         self.response = response
     }
 
     /// An upstream kept as a plain reference (`ResponseStateMachine.link`), which was made from a
-    /// `ClaimedResponse`.
+    /// `AnyResponse`.
     @inlinable
     init(unchecked response: AnyObject) {
         self.response = response
@@ -71,8 +57,8 @@ struct ResponseUpstream {
 
     @usableFromInline @inline(never)
     func cancel(context: inout CompletionContext) {
-        // Made from a `ClaimedResponse` in `init`: the cast holds.
-        guard let holder = response as? any ClaimedResponse else { preconditionFailure("ResponseKit: a lost upstream") }
+        // Made from a `AnyResponse` in `init`: the cast holds.
+        guard let holder = response as? any AnyResponse else { preconditionFailure("ResponseKit: a lost upstream") }
         holder.cancelAfterLastClaim(context: &context)
     }
 }
@@ -115,7 +101,7 @@ extension Response {
     }
 }
 
-extension Response: ClaimedResponse {
+extension Response {
     // Called through the protocol, so unspecialised: the common path (a claim released from a
     // response that is done) must mention no type built from `Value`, whose metadata an
     // unspecialised function looks up on entry, a cache search per step of a chain

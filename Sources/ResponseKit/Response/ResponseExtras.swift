@@ -24,7 +24,7 @@ final class ResponseExtras {
     /// The work's handlers for ``Response/cancel()`` after the first, in registration order.
     @usableFromInline @exclusivity(unchecked) var cancellationHandlers: [@Sendable () -> Void] = []
     /// Claims beyond the first (a combinator waits on many responses).
-    @usableFromInline @exclusivity(unchecked) var upstreams: [any ClaimedResponse] = []
+    @usableFromInline @exclusivity(unchecked) var upstreams: [any AnyResponse] = []
     /// Callbacks registered while the completing thread delivered: a ``ResponseLateCallbacks``
     /// of the response's value type (kept apart, so that this class is not generic and telling it
     /// from an upstream is one comparison).
@@ -82,7 +82,7 @@ struct ResponseLinks: ~Copyable {
     struct RareLinks {
         @usableFromInline let cancellationHandler: (@Sendable () -> Void)?
         @usableFromInline let cancellationHandlers: [@Sendable () -> Void]
-        @usableFromInline let upstreams: [any ClaimedResponse]
+        @usableFromInline let upstreams: [any AnyResponse]
 
         /// Moves the links out of `extras`, leaving them empty.
         @inlinable
@@ -91,7 +91,7 @@ struct ResponseLinks: ~Copyable {
             var handlers: [@Sendable () -> Void] = []
             swap(&handlers, &extras.cancellationHandlers)
             cancellationHandlers = handlers
-            var claims: [any ClaimedResponse] = []
+            var claims: [any AnyResponse] = []
             swap(&claims, &extras.upstreams)
             upstreams = claims
         }

@@ -282,7 +282,7 @@ struct ResponseStateMachine<Value: Sendable> {
     /// Records `upstream` as a response this one holds a claim on; `false` (nothing recorded)
     /// when this response already has its result.
     @inlinable
-    mutating func addUpstream(_ upstream: any ClaimedResponse) -> Bool {
+    mutating func addUpstream(_ upstream: any AnyResponse) -> Bool {
         guard case .pending = state else { return false }
         if link == nil {
             link = upstream

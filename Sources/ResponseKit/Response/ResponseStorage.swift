@@ -615,7 +615,7 @@ extension Response {
     /// Records `upstream` as a response this one holds a claim on; `false` (nothing recorded)
     /// when this response is already done.
     @inlinable
-    func addUpstream(_ upstream: any ClaimedResponse) -> Bool {
+    func addUpstream(_ upstream: any AnyResponse) -> Bool {
         apply { machine, _ in ResponseTransition(machine.addUpstream(upstream)) }
     }
 

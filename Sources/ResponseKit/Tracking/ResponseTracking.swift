@@ -115,7 +115,7 @@ public enum ResponseTracking {
 
     /// Records `response`, just made and pending.
     @usableFromInline
-    static func track(_ response: some TrackableResponse) {
+    static func track(_ response: some AnyResponse) {
         let entry = Entry(response: response, madeAt: DispatchTime.now().uptimeNanoseconds)
         registry.withLock { $0.entries[ObjectIdentifier(response)] = entry }
     }
@@ -130,7 +130,7 @@ public enum ResponseTracking {
 
     struct Entry: Sendable {
         /// Weak: tracking must not keep a response alive.
-        weak var response: (any TrackableResponse)?
+        weak var response: (any AnyResponse)?
         let madeAt: UInt64
         var reported = false
     }
@@ -184,9 +184,9 @@ public enum ResponseTracking {
     /// it: releasing the last one runs the response's deinit, which takes this lock.
     private static func liveEntries(
         _ select: (inout Entry, _ id: ObjectIdentifier) -> Bool
-    ) -> [(response: any TrackableResponse, madeAt: UInt64)] {
+    ) -> [(response: any AnyResponse, madeAt: UInt64)] {
         let live = registry.withLock { registry in
-            var live: [(response: any TrackableResponse, madeAt: UInt64)] = []
+            var live: [(response: any AnyResponse, madeAt: UInt64)] = []
             for id in Array(registry.entries.keys) {
                 guard var entry = registry.entries[id], let response = entry.response else { continue }
                 if select(&entry, id) { live.append((response, entry.madeAt)) }
@@ -197,7 +197,7 @@ public enum ResponseTracking {
         return live.sorted { $0.madeAt < $1.madeAt }
     }
 
-    private static func snapshots(of live: [(response: any TrackableResponse, madeAt: UInt64)]) -> [PendingResponse] {
+    private static func snapshots(of live: [(response: any AnyResponse, madeAt: UInt64)]) -> [PendingResponse] {
         let now = DispatchTime.now().uptimeNanoseconds
         return live.compactMap { response, madeAt in
             response.pendingSnapshot(age: .nanoseconds(Int(clamping: now &- madeAt)))
@@ -227,14 +227,7 @@ public enum ResponseTracking {
     }
 }
 
-/// A response as ``ResponseTracking`` sees it, without its value type.
-@usableFromInline
-protocol TrackableResponse: AnyObject, Sendable {
-    /// What the list shows about the response; `nil` once it is done.
-    func pendingSnapshot(age: DispatchTimeInterval) -> PendingResponse?
-}
-
-extension Response: TrackableResponse {
+extension Response {
     @usableFromInline
     func pendingSnapshot(age: DispatchTimeInterval) -> PendingResponse? {
         let observers = waitingCallbackCount
