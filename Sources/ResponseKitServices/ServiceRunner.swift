@@ -1,4 +1,3 @@
-import CResponseKitServices
 import Dispatch
 import Foundation
 import ResponseKit
