@@ -21,8 +21,11 @@ extension ServiceRunner {
     /// in the pipe. (With Dispatch signal sources, registered asynchronously, a SIGTERM sent just
     /// after the fixture said `ready` was once lost in 4 test runs out of 25 on a loaded
     /// two-core machine, until the services started only once every source was registered.)
+    ///
+    /// Reload signals are caught without a forced-exit line: two SIGHUPs in a row while the main
+    /// queue is busy are two reload requests, never a reason to end the process.
     func catchSignals() {
-        guard !signals.isEmpty else { return }
+        guard !signals.isEmpty || !reloadSignals.isEmpty else { return }
         let readEnd = rks_signal_pipe_open()
         precondition(readEnd >= 0, "ServiceRunner.run(): no pipe for signals: \(String(cString: strerror(errno)))")
         let reader = DispatchSource.makeReadSource(fileDescriptor: readEnd, queue: .main)
@@ -41,10 +44,15 @@ extension ServiceRunner {
                 preconditionFailure("ServiceRunner.run(): cannot catch \(name): \(String(cString: strerror(errno)))")
             }
         }
+        for signalNumber in reloadSignals where rks_signal_catch(signalNumber, nil) != 0 {
+            let name = Self.name(of: signalNumber)
+            preconditionFailure("ServiceRunner.run(): cannot catch \(name): \(String(cString: strerror(errno)))")
+        }
     }
 
     /// Handles the signals waiting in the pipe, in order of arrival; tells the C handler after
-    /// each, so that a signal arriving meanwhile forces the exit there if this one never returns.
+    /// each shutdown signal, so that a signal arriving meanwhile forces the exit there if this one
+    /// never returns. (The handler does not count reload signals.)
     private func handleSignals(from readEnd: Int32) {
         var numbers = [UInt8](repeating: 0, count: 16)
         while true {
@@ -53,12 +61,12 @@ extension ServiceRunner {
             guard count > 0 else { return }  // EAGAIN: the pipe is empty
             for number in numbers[..<count] {
                 handleSignal(Int32(number))
-                rks_signal_handled()
+                if !reloadSignals.contains(Int32(number)) { rks_signal_handled() }
             }
         }
     }
 
-    /// `SIGINT`, `SIGTERM`, or `signal N`.
+    /// `SIGINT`, `SIGTERM`, `SIGHUP`, `SIGQUIT`, or `signal N`.
     static func name(of signal: Int32) -> String {
         switch signal {
         case SIGINT: "SIGINT"

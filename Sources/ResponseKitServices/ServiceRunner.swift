@@ -11,8 +11,8 @@ import Musl
 #endif
 
 /// Runs a command-line or server process around a ``ServiceManager``: starts the services, keeps
-/// the main queue running for the life of the process, and on SIGINT or SIGTERM shuts down
-/// gracefully and exits.
+/// the main queue running for the life of the process, asks the services to reload on SIGHUP,
+/// and on SIGINT or SIGTERM shuts down gracefully and exits.
 ///
 /// <!-- example: fragment @MainActor -->
 /// ```swift
@@ -29,7 +29,7 @@ import Musl
 /// ```
 ///
 /// ## What happens
-/// 1. ``run()`` catches the signals (SIGINT and SIGTERM by default), then starts the manager,
+/// 1. ``run()`` catches the signals (SIGINT, SIGTERM and SIGHUP by default), then starts the manager,
 ///    and once every service has answered its start, sends ``LifecycleEvent/didFinishLaunching``
 ///    then ``LifecycleEvent/didBecomeActive``. A service that fails to start is reported and the
 ///    process runs without it, or, under the ``StartFailurePolicy/shutDown`` policy, shuts down
@@ -50,6 +50,12 @@ import Musl
 /// A supervisor (systemd, a container runtime, a CI step) can therefore read the status: 0 for a
 /// clean run, 1 for a run in which some service failed, 128 + N for a forced exit.
 ///
+/// While running, a reload signal (SIGHUP) or ``requestReload()`` sends
+/// ``LifecycleEvent/didReceiveReloadRequest`` to the running services and waits for their answers
+/// (each within ``ServiceTimeouts/reload``). A service that fails to reload is reported and keeps
+/// running; a failed reload does not change the exit status. A request during a reload is served
+/// by one more reload after it; one while starting or shutting down is ignored.
+///
 /// The runner reports what it does as lines on standard error, such as
 /// `ServiceRunner: received SIGTERM; shutting down`.
 ///
@@ -63,12 +69,13 @@ import Musl
 /// starts it, and libdispatch's worker threads block nearly every signal: off the main actor,
 /// start children with a cleared mask, `posix_spawnattr_setsigmask`.)
 ///
-/// When a signal arrives before the main queue has finished with the previous one (the main
-/// queue is busy, or stuck), the handler ends the process itself, with status 128 + the signal:
+/// When a shutdown signal arrives before the main queue has finished with the previous one (the
+/// main queue is busy, or stuck), the handler ends the process itself, with status 128 + the signal:
 /// it writes a line such as `ServiceRunner: received SIGINT while the main queue was still busy
 /// with the previous signal; exiting now with status 130` to standard error (whatever `log` is)
 /// and calls `_exit`, which runs no `atexit` handler and flushes no buffered output. So two
-/// signals always end the process, even one whose main thread is blocked for good.
+/// signals always end the process, even one whose main thread is blocked for good. Reload
+/// signals never do: they only ask for a reload.
 ///
 /// - Note: Leave the runner's signals to it: do not also watch them with `signal(_:_:)`,
 ///   `sigaction` or a Dispatch signal source. The last handler installed wins, and on Linux a
@@ -81,6 +88,10 @@ import Musl
 ///   its start; with `STATUS=running without some services: …` naming those that failed. So
 ///   `systemctl start` returns when the app is ready, and `systemctl status` shows what is missing.
 /// - `STATUS=` again, at once, when a service registered later fails to start.
+/// - `RELOADING=1` with `MONOTONIC_USEC=` (the `CLOCK_MONOTONIC` time, in microseconds) and
+///   `STATUS=reloading` when a reload begins, then `READY=1` with `STATUS=running` once every
+///   running service has answered it, or `STATUS=running; reload failed: …` naming those that
+///   failed: what a `Type=notify-reload` unit expects after it sends SIGHUP.
 /// - `STOPPING=1` with `STATUS=shutting down: …` (the reason) when the shutdown begins.
 /// - `WATCHDOG=1` at half the interval of `$WATCHDOG_USEC` (`WatchdogSec=`), unless
 ///   `$WATCHDOG_PID` names another process. The pings are sent *from the main queue*: a main
@@ -112,6 +123,8 @@ public final class ServiceRunner {
     /// What a failed start leads to: running on without the service, or shutting down.
     public var startFailurePolicy: StartFailurePolicy { state.startFailurePolicy }
     let signals: [Int32]
+    /// The signals that ask the services to reload: SIGHUP by default.
+    let reloadSignals: [Int32]
     let log: @MainActor (String) -> Void
     private let exit: @MainActor (Int32) -> Void
     /// Where `$NOTIFY_SOCKET` and `$WATCHDOG_USEC` are read: the process's, or a test's.
@@ -124,25 +137,34 @@ public final class ServiceRunner {
     var watchdog: SystemdWatchdog?
     /// Whether a notification failed already: the log says so once, not at every watchdog ping.
     var hasLoggedNotificationFailure = false
-    private(set) var state: ServiceRunnerState
+    /// Where the runner is: changed only through its transitions, which say what to do next.
+    var state: ServiceRunnerState
 
     /// Makes a runner for `manager`, which must not be started yet: the runner starts it.
     ///
     /// - Parameters:
     ///   - manager: the services to run, registered and not started.
     ///   - signals: the signals that begin a graceful shutdown; SIGINT and SIGTERM by default.
+    ///   - reloadSignals: the signals that send ``LifecycleEvent/didReceiveReloadRequest``; SIGHUP
+    ///     by default, as daemons and `systemctl reload` expect. Pass `[]` (and SIGHUP among
+    ///     `signals`, if you like) for a terminal program that should end when its terminal closes.
     ///   - startFailurePolicy: what a failed start leads to: ``StartFailurePolicy/keepRunning``
     ///     without the service (the default) or ``StartFailurePolicy/shutDown`` at once.
     ///   - log: told what the runner does, one line at a time. By default writes to standard error.
+    ///
+    /// - Warning: A signal cannot both shut down and reload: the initializer traps when
+    ///   `signals` and `reloadSignals` share one.
     public convenience init(
         manager: ServiceManager,
         signals: [Int32] = [SIGINT, SIGTERM],
+        reloadSignals: [Int32] = [SIGHUP],
         startFailurePolicy: StartFailurePolicy = .keepRunning,
         log: @escaping @MainActor (String) -> Void = ServiceRunner.writeToStandardError
     ) {
         self.init(
             manager: manager,
             signals: signals,
+            reloadSignals: reloadSignals,
             startFailurePolicy: startFailurePolicy,
             log: log,
             environment: ProcessInfo.processInfo.environment,
@@ -156,13 +178,17 @@ public final class ServiceRunner {
     init(
         manager: ServiceManager,
         signals: [Int32],
+        reloadSignals: [Int32] = [],
         startFailurePolicy: StartFailurePolicy = .keepRunning,
         log: @escaping @MainActor (String) -> Void,
         environment: [String: String] = [:],
         exit: @escaping @MainActor (Int32) -> Void
     ) {
+        let both = Set(signals).intersection(reloadSignals).sorted().map(Self.name(of:))
+        precondition(both.isEmpty, "ServiceRunner: \(both.joined(separator: ", ")) cannot both shut down and reload")
         self.manager = manager
         self.signals = signals
+        self.reloadSignals = reloadSignals
         self.state = ServiceRunnerState(startFailurePolicy: startFailurePolicy)
         self.log = log
         self.environment = environment
@@ -197,6 +223,15 @@ public final class ServiceRunner {
         beginShutdown(reason: "shutdown requested", forcedStatus: Self.uncleanExitStatus)
     }
 
+    /// Asks the running services to reload their configuration, as a reload signal (SIGHUP) does:
+    /// for an app that learns of new configuration by other means (an admin command, a watched
+    /// file). Sends ``LifecycleEvent/didReceiveReloadRequest`` and, under systemd, `RELOADING=1`
+    /// then `READY=1` once every service has answered. A request during a reload starts one more
+    /// reload after it; one while starting or shutting down is ignored (and logged).
+    public func requestReload() {
+        reload(reason: "reload requested")
+    }
+
     // MARK: - Internals, called directly by tests
 
     /// Connects to the supervisor, starts the manager, then announces launch and activation;
@@ -219,9 +254,15 @@ public final class ServiceRunner {
         }
     }
 
-    /// Reacts to `signal`: the first begins a graceful shutdown, the next forces the exit.
+    /// Reacts to `signal`: a reload signal reloads; otherwise the first begins a graceful
+    /// shutdown, the next forces the exit.
     func handleSignal(_ signal: Int32) {
-        beginShutdown(reason: "received \(Self.name(of: signal))", forcedStatus: 128 + signal)
+        let reason = "received \(Self.name(of: signal))"
+        if reloadSignals.contains(signal) {
+            reload(reason: reason)
+        } else {
+            beginShutdown(reason: reason, forcedStatus: 128 + signal)
+        }
     }
 
     private func beginShutdown(reason: String, forcedStatus: Int32) {
@@ -237,7 +278,7 @@ public final class ServiceRunner {
     }
 
     /// Does what the state decided; `reason` says why, for the log and the supervisor.
-    private func perform(_ action: ServiceRunnerState.Action, reason: String) {
+    func perform(_ action: ServiceRunnerState.Action, reason: String) {
         switch action {
         case .announceReadiness:
             _ = try? manager.send(.didFinishLaunching)
@@ -246,6 +287,10 @@ public final class ServiceRunner {
             log("running; send SIGINT or SIGTERM to stop")
         case .reportFailedStarts:
             notifySupervisor(["STATUS=\(runningStatus)"])
+        case .reload:
+            reloadServices(reason: reason)
+        case .finishReload(let failure, let reloadsAgain):
+            finishReload(failure: failure, reloadsAgain: reloadsAgain)
         case .shutDown:
             log("\(reason); shutting down")
             notifySupervisor(["STOPPING=1", "STATUS=shutting down: \(reason)"])
@@ -256,7 +301,7 @@ public final class ServiceRunner {
     }
 
     /// `running`, or `running without some services: ` and the failed starts.
-    private var runningStatus: String {
+    var runningStatus: String {
         let failures = manager.failedStarts
         guard !failures.isEmpty else { return "running" }
         return "running without some services: " + failures.map(\.description).joined(separator: "; ")

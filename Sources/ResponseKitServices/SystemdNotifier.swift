@@ -1,5 +1,7 @@
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #elseif canImport(Musl)
 import Musl
 #endif
@@ -71,6 +73,13 @@ final class SystemdNotifier: Sendable {
         #else
         return nil
         #endif
+    }
+
+    /// `CLOCK_MONOTONIC` in microseconds: the clock of systemd's `MONOTONIC_USEC=`.
+    static func monotonicMicroseconds() -> UInt64 {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return UInt64(now.tv_sec) * 1_000_000 + UInt64(now.tv_nsec) / 1_000
     }
 
     deinit {

@@ -58,4 +58,40 @@ struct ServiceRunnerStateTests {
         #expect(state.shutdownFinished(status: 1) == .exit(1))
         #expect(state.phase == .exited)
     }
+
+    // MARK: - Reload
+
+    @Test func aReloadRequest_reloadsOnlyWhileRunning() {
+        var state = ServiceRunnerState(startFailurePolicy: .keepRunning)
+        #expect(state.reloadRequested() == nil, "launching")
+
+        _ = state.launchFinished()
+        #expect(state.reloadRequested() == .reload)
+        #expect(state.phase == .reloading(isRequestedAgain: false))
+
+        _ = state.shutdownRequested(forcedStatus: 143)
+        #expect(state.reloadRequested() == nil, "shutting down")
+        #expect(state.reloadFinished(failure: nil) == nil, "the shutdown won")
+    }
+
+    @Test func requestsDuringAReload_makeOneMoreReload() {
+        var state = ServiceRunnerState(startFailurePolicy: .keepRunning)
+        _ = state.launchFinished()
+        _ = state.reloadRequested()
+
+        #expect(state.reloadRequested() == nil)
+        #expect(state.reloadRequested() == nil)
+        #expect(state.reloadFinished(failure: "a failed") == .finishReload(failure: "a failed", reloadsAgain: true))
+        #expect(state.phase == .reloading(isRequestedAgain: false))
+        #expect(state.reloadFinished(failure: nil) == .finishReload(failure: nil, reloadsAgain: false))
+        #expect(state.phase == .running)
+    }
+
+    @Test func aFailedStartDuringAReload_isReportedAtOnce() {
+        var state = ServiceRunnerState(startFailurePolicy: .keepRunning)
+        _ = state.launchFinished()
+        _ = state.reloadRequested()
+
+        #expect(state.serviceFailedToStart() == .reportFailedStarts)
+    }
 }

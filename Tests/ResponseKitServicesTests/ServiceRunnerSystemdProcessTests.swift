@@ -78,5 +78,53 @@ struct ServiceRunnerSystemdProcessTests {
         #expect(run.process.waitForExit() == 0)
         print("watchdog: mean gap \(meanGap) between 5 pings; \(sentBeforeTheBlock.count) queued at the block")
     }
+
+    @Test func aRealSIGHUP_reloadsTheServices_betweenReloadingAndReady() throws {
+        let supervisor = try NotificationSocket(.path)
+        let run = try FixtureRun(mode: "clean", environment: supervisor.environment)
+        #expect(supervisor.nextBlocking() == "READY=1\nSTATUS=running")
+        try #require(run.process.waitForLine("ready"))
+
+        run.process.send(SIGHUP)
+
+        #expect(supervisor.nextBlocking()?.hasPrefix("RELOADING=1\nMONOTONIC_USEC=") == true)
+        #expect(supervisor.nextBlocking() == "READY=1\nSTATUS=running")
+        #expect(
+            run.said(afterReady: true) == [
+                "event database didReceiveReloadRequest", "event announcer didReceiveReloadRequest",
+            ])
+        run.process.send(SIGTERM)
+        #expect(supervisor.nextBlocking() == "STOPPING=1\nSTATUS=shutting down: received SIGTERM")
+        #expect(run.process.waitForExit() == 0)
+        #expect(
+            run.loggedEvents == [
+                "fixture clean", "didFinishLaunching", "didBecomeActive", "didReceiveReloadRequest", "willTerminate",
+            ])
+    }
+
+    @Test func twoSIGHUPsWhileTheMainQueueIsBlocked_areReloads_neverAForcedExit() throws {
+        let supervisor = try NotificationSocket(.abstract)
+        let run = try FixtureRun(mode: "main-queue-control", environment: supervisor.environment, takesInput: true)
+        #expect(supervisor.nextBlocking() == "READY=1\nSTATUS=running")
+        run.process.writeLine("block")
+        try #require(run.process.waitForLine("blocked"))
+
+        // Both wait in the signal pipe: the second would force the exit (129) if SIGHUP counted as
+        // a shutdown signal. The second is sent once the first was delivered, or the kernel could
+        // merge them into one.
+        run.process.send(SIGHUP)
+        try #require(ProcessSignalMasks.waitUntilDelivered(SIGHUP, to: run.process.pid))
+        run.process.send(SIGHUP)
+        try #require(ProcessSignalMasks.waitUntilDelivered(SIGHUP, to: run.process.pid))
+        run.process.writeLine("release")
+
+        for _ in 0..<2 {  // one reload for each signal
+            #expect(supervisor.nextBlocking()?.hasPrefix("RELOADING=1\n") == true)
+            #expect(supervisor.nextBlocking() == "READY=1\nSTATUS=running")
+        }
+        run.process.send(SIGTERM)
+        #expect(supervisor.nextBlocking() == "STOPPING=1\nSTATUS=shutting down: received SIGTERM")
+        #expect(run.process.waitForExit() == 0)
+    }
 }
 #endif
