@@ -10,9 +10,15 @@ import Glibc
 /// systemd's variables pointing at a datagram socket the test binds, and the test reads the
 /// messages, signals the process, and, for the watchdog, blocks its main queue on command.
 ///
-/// Serialized, as ServiceRunnerProcessTests: one child at a time on a small machine.
-@Suite(.serialized)
-struct ServiceRunnerSystemdProcessTests {
+/// Nested in ServiceRunnerProcessTests, whose `.serialized` covers it too: one child process,
+/// and one of Swift Testing's threads blocked in these tests' waits, at a time. (As a suite of its
+/// own, running beside that one, both threads of a two-core machine were blocked at once, and the
+/// whole test run took a third longer.)
+extension ServiceRunnerProcessTests {
+    @Suite struct Systemd {}
+}
+
+extension ServiceRunnerProcessTests.Systemd {
     @Test func theSupervisorHearsReady_thenStoppingAtTheSignal() throws {
         let supervisor = try NotificationSocket(.path)
         let run = try FixtureRun(mode: "clean", environment: supervisor.environment)

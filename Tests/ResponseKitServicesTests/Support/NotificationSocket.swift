@@ -64,11 +64,14 @@ final class NotificationSocket: Sendable {
     /// `NOTIFY_SOCKET` naming this socket, for the runner's environment.
     var environment: [String: String] { ["NOTIFY_SOCKET": name] }
 
-    /// The next datagram, read on a Dispatch thread (never a cooperative one, and never the main
-    /// queue, which the runner needs); `nil` after 30 seconds without one.
+    /// The next datagram, read on a thread of its own; `nil` after 30 seconds without one.
+    ///
+    /// Not on a Dispatch worker: on Linux those also run Swift concurrency's jobs, so a dozen
+    /// tests blocked in `recv` there starve the whole test run (by a minute, on two cores) until
+    /// libdispatch adds threads. Nor on the main queue, which the runner needs to send.
     func next() async -> String? {
         await withCheckedContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(returning: self.receive(flags: 0)) }
+            Thread.detachNewThread { continuation.resume(returning: self.receive(flags: 0)) }
         }
     }
 
