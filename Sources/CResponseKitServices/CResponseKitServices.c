@@ -28,6 +28,10 @@ static int rks_unhandled = 0;
 static char rks_forced_exit_lines[RKS_SIGNAL_LIMIT][RKS_LINE_LIMIT];
 static size_t rks_forced_exit_lengths[RKS_SIGNAL_LIMIT];
 
+/// Per signal: 1 when it counts toward the forced exit (a shutdown signal), 0 when it does not
+/// (a reload signal, which must never end the process). Stored before the handler is installed.
+static int rks_counted[RKS_SIGNAL_LIMIT];
+
 #if !defined(__linux__)
 static int rks_make_nonblocking_and_cloexec(int descriptor) {
     int status = fcntl(descriptor, F_GETFL);
@@ -62,7 +66,8 @@ int rks_signal_pipe_open(void) {
 /// The handler: async-signal-safe calls only (atomics, write, _exit), and errno kept.
 static void rks_handle_signal(int signal_number) {
     int saved = errno;
-    if (__atomic_fetch_add(&rks_unhandled, 1, __ATOMIC_ACQ_REL) > 0) {
+    if (__atomic_load_n(&rks_counted[signal_number], __ATOMIC_ACQUIRE)
+        && __atomic_fetch_add(&rks_unhandled, 1, __ATOMIC_ACQ_REL) > 0) {
         // The reader has not finished with an earlier signal: the main queue is busy or stuck,
         // and this second signal must end the process all the same.
         size_t length = __atomic_load_n(&rks_forced_exit_lengths[signal_number], __ATOMIC_ACQUIRE);
@@ -82,10 +87,13 @@ int rks_signal_catch(int signal_number, const char *forced_exit_line) {
         errno = EINVAL;
         return -1;
     }
-    size_t length = strlen(forced_exit_line);
-    if (length >= RKS_LINE_LIMIT) length = RKS_LINE_LIMIT - 1;
-    memcpy(rks_forced_exit_lines[signal_number], forced_exit_line, length);
-    __atomic_store_n(&rks_forced_exit_lengths[signal_number], length, __ATOMIC_RELEASE);
+    if (forced_exit_line != NULL) {
+        size_t length = strlen(forced_exit_line);
+        if (length >= RKS_LINE_LIMIT) length = RKS_LINE_LIMIT - 1;
+        memcpy(rks_forced_exit_lines[signal_number], forced_exit_line, length);
+        __atomic_store_n(&rks_forced_exit_lengths[signal_number], length, __ATOMIC_RELEASE);
+    }
+    __atomic_store_n(&rks_counted[signal_number], forced_exit_line != NULL, __ATOMIC_RELEASE);
 
     struct sigaction action;
     memset(&action, 0, sizeof action);

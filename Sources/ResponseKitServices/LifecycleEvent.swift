@@ -51,13 +51,19 @@ public struct LifecycleEvent: Hashable, Sendable, CustomStringConvertible {
     public static let willEnterForeground = LifecycleEvent(name: "willEnterForeground")
     /// The system is short of memory: drop caches and anything else that can be rebuilt.
     public static let didReceiveMemoryWarning = LifecycleEvent(name: "didReceiveMemoryWarning")
+    /// The app was asked to reload its configuration: read the files again, reopen the logs,
+    /// rotate what needs rotating, without a restart. ``ServiceRunner`` sends it on SIGHUP (what
+    /// `systemctl reload` sends to a `Type=notify-reload` unit), or on ``ServiceRunner/requestReload()``,
+    /// and waits for every answer within ``ServiceTimeouts/reload``. A service that fails to reload
+    /// is reported and keeps running, with the configuration it had.
+    public static let didReceiveReloadRequest = LifecycleEvent(name: "didReceiveReloadRequest")
     /// The app is about to end: flush what must not be lost. Services are stopped after it.
     public static let willTerminate = LifecycleEvent(name: "willTerminate")
 
     /// The standard events, in the order an app typically meets them.
     public static let standard: [LifecycleEvent] = [
         .didFinishLaunching, .didBecomeActive, .willResignActive, .didEnterBackground,
-        .willEnterForeground, .didReceiveMemoryWarning, .willTerminate,
+        .willEnterForeground, .didReceiveMemoryWarning, .didReceiveReloadRequest, .willTerminate,
     ]
 
     /// The event's ``name``.

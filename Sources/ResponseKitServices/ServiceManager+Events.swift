@@ -28,7 +28,8 @@ extension ServiceManager {
     ///     Leave the default.
     /// - Returns: a response that succeeds once every service has handled the event, or fails
     ///   with ``ServiceManagerError/servicesFailed(_:file:line:)`` listing the services whose
-    ///   response failed or missed the ``ServiceTimeouts/event`` limit. Those services keep
+    ///   response failed or missed the ``ServiceTimeouts/event`` limit (``ServiceTimeouts/reload``
+    ///   for ``LifecycleEvent/didReceiveReloadRequest``). Those services keep
     ///   running. Callbacks run on the main queue.
     /// - Throws: ``ServiceManagerError/notStarted(file:line:)`` before ``start(file:line:)``;
     ///   ``ServiceManagerError/alreadyStopped(file:line:)`` once ``stop(file:line:)`` was called.
@@ -48,6 +49,7 @@ extension ServiceManager {
             break
         }
         let recipients = state.entries.filter(\.status.isRunning)
+        let limit = timeouts.limit(for: event)
         let (response, resolver) = makeStepResponse(file: file, line: line)
         let broadcast = Broadcast(recipients: recipients.count, resolver: resolver, site: site)
         for (index, entry) in recipients.enumerated() {
@@ -58,14 +60,14 @@ extension ServiceManager {
                 continue
             }
             let answer = entry.service.handle(event)
-            awaitAnswer(answer, within: timeouts.event) { [self] result, missedTheLimit in
+            awaitAnswer(answer, within: limit) { [self] result, missedTheLimit in
                 var failure: ServiceFailure?
                 if case .failure(let error) = result {
                     failure = ServiceFailure(
                         serviceName: entry.name,
                         step: .event(event),
                         error: error,
-                        timeout: missedTheLimit ? timeouts.event : nil,
+                        timeout: missedTheLimit ? limit : nil,
                         isSkipped: false,
                         registrationSite: entry.registrationSite
                     )

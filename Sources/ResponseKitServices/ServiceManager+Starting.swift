@@ -112,6 +112,8 @@ extension ServiceManager {
                 state.entryStarted(entry, failure: failure)
                 entry.started.fail(failure)
                 report(failure)
+                // Before `advance()`: a runner that shuts down holds the waiting services first.
+                startFailureObserver?(failure)
             }
             advance()
         }

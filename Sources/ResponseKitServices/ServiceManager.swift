@@ -64,6 +64,10 @@ public final class ServiceManager {
     var state = ServiceManagerState()
     /// Runs ``advance()``'s steps one after another rather than one inside another.
     private let loop = FlatLoop()
+    /// Told about each failed start, after the failure handler and before the next service
+    /// starts: for ``ServiceRunner``, whose start-failure policy may shut down at once, and which
+    /// tells the supervisor. Whenever the service was registered.
+    var startFailureObserver: (@MainActor (ServiceFailure) -> Void)?
 
     /// Makes an empty manager.
     ///

@@ -1,4 +1,3 @@
-import CResponseKitServices
 import Dispatch
 import Foundation
 import ResponseKit
@@ -12,8 +11,8 @@ import Musl
 #endif
 
 /// Runs a command-line or server process around a ``ServiceManager``: starts the services, keeps
-/// the main queue running for the life of the process, and on SIGINT or SIGTERM shuts down
-/// gracefully and exits.
+/// the main queue running for the life of the process, asks the services to reload on SIGHUP,
+/// and on SIGINT or SIGTERM shuts down gracefully and exits.
 ///
 /// <!-- example: fragment @MainActor -->
 /// ```swift
@@ -30,10 +29,11 @@ import Musl
 /// ```
 ///
 /// ## What happens
-/// 1. ``run()`` catches the signals (SIGINT and SIGTERM by default), then starts the manager,
+/// 1. ``run()`` catches the signals (SIGINT, SIGTERM and SIGHUP by default), then starts the manager,
 ///    and once every service has answered its start, sends ``LifecycleEvent/didFinishLaunching``
 ///    then ``LifecycleEvent/didBecomeActive``. A service that fails to start is reported and the
-///    process runs without it.
+///    process runs without it, or, under the ``StartFailurePolicy/shutDown`` policy, shuts down
+///    at once (step 2).
 /// 2. The first signal (or ``requestShutdown()``) sends ``LifecycleEvent/willTerminate``, waits
 ///    for every service to answer it (within ``ServiceTimeouts/event``), then stops the services
 ///    in reverse order (each within ``ServiceTimeouts/stop``). A service still waiting to start
@@ -50,6 +50,12 @@ import Musl
 /// A supervisor (systemd, a container runtime, a CI step) can therefore read the status: 0 for a
 /// clean run, 1 for a run in which some service failed, 128 + N for a forced exit.
 ///
+/// While running, a reload signal (SIGHUP) or ``requestReload()`` sends
+/// ``LifecycleEvent/didReceiveReloadRequest`` to the running services and waits for their answers
+/// (each within ``ServiceTimeouts/reload``). A service that fails to reload is reported and keeps
+/// running; a failed reload does not change the exit status. A request during a reload is served
+/// by one more reload after it; one while starting or shutting down is ignored.
+///
 /// The runner reports what it does as lines on standard error, such as
 /// `ServiceRunner: received SIGTERM; shutting down`.
 ///
@@ -63,16 +69,36 @@ import Musl
 /// starts it, and libdispatch's worker threads block nearly every signal: off the main actor,
 /// start children with a cleared mask, `posix_spawnattr_setsigmask`.)
 ///
-/// When a signal arrives before the main queue has finished with the previous one (the main
-/// queue is busy, or stuck), the handler ends the process itself, with status 128 + the signal:
+/// When a shutdown signal arrives before the main queue has finished with the previous one (the
+/// main queue is busy, or stuck), the handler ends the process itself, with status 128 + the signal:
 /// it writes a line such as `ServiceRunner: received SIGINT while the main queue was still busy
 /// with the previous signal; exiting now with status 130` to standard error (whatever `log` is)
 /// and calls `_exit`, which runs no `atexit` handler and flushes no buffered output. So two
-/// signals always end the process, even one whose main thread is blocked for good.
+/// signals always end the process, even one whose main thread is blocked for good. Reload
+/// signals never do: they only ask for a reload.
 ///
 /// - Note: Leave the runner's signals to it: do not also watch them with `signal(_:_:)`,
 ///   `sigaction` or a Dispatch signal source. The last handler installed wins, and on Linux a
 ///   Dispatch signal source hears only signals that every thread blocks.
+///
+/// ## Under systemd
+/// When `$NOTIFY_SOCKET` is set, as systemd sets it for a unit with `Type=notify`, the runner
+/// tells systemd where it is, with the `sd_notify` protocol (no libsystemd needed):
+/// - `READY=1` with `STATUS=running` once every service registered before ``run()`` has answered
+///   its start; with `STATUS=running without some services: …` naming those that failed. So
+///   `systemctl start` returns when the app is ready, and `systemctl status` shows what is missing.
+/// - `STATUS=` again, at once, when a service registered later fails to start.
+/// - `RELOADING=1` with `MONOTONIC_USEC=` (the `CLOCK_MONOTONIC` time, in microseconds) and
+///   `STATUS=reloading` when a reload begins, then `READY=1` with `STATUS=running` once every
+///   running service has answered it, or `STATUS=running; reload failed: …` naming those that
+///   failed: what a `Type=notify-reload` unit expects after it sends SIGHUP.
+/// - `STOPPING=1` with `STATUS=shutting down: …` (the reason) when the shutdown begins.
+/// - `WATCHDOG=1` at half the interval of `$WATCHDOG_USEC` (`WatchdogSec=`), unless
+///   `$WATCHDOG_PID` names another process. The pings are sent *from the main queue*: a main
+///   queue blocked for longer than the interval sends none, and systemd ends the process.
+///
+/// Without `$NOTIFY_SOCKET` nothing is sent. The runner logs the socket and the watchdog's interval
+/// at launch, and any message that could not be sent.
 ///
 /// ## Threading
 /// Call ``run()`` from the main thread (top-level code in `main.swift`). It runs the main run
@@ -92,50 +118,80 @@ public final class ServiceRunner {
     /// ``requestShutdown()``. A supervisor reads it as failure, though the process shut down.
     public static let uncleanExitStatus: Int32 = 1
 
-    /// Where the runner is in the life of the process.
-    enum State {
-        /// Started, or starting, the services; waiting for a signal.
-        case running
-        /// A signal (or ``requestShutdown()``) arrived: telling and stopping the services.
-        case shuttingDown
-        /// The exit status is decided and handed to `exit`.
-        case exited
-    }
-
     /// The services this runner starts and stops.
     public let manager: ServiceManager
-    private let signals: [Int32]
-    private let log: @MainActor (String) -> Void
+    /// What a failed start leads to: running on without the service, or shutting down.
+    public var startFailurePolicy: StartFailurePolicy { state.startFailurePolicy }
+    let signals: [Int32]
+    /// The signals that ask the services to reload: SIGHUP by default.
+    let reloadSignals: [Int32]
+    let log: @MainActor (String) -> Void
     private let exit: @MainActor (Int32) -> Void
+    /// Where `$NOTIFY_SOCKET` and `$WATCHDOG_USEC` are read: the process's, or a test's.
+    let environment: [String: String]
     /// Reads the signal numbers that the C handler writes to its pipe; `nil` until ``run()``.
-    private var signalReader: (any DispatchSourceRead)?
-    private(set) var state = State.running
+    var signalReader: (any DispatchSourceRead)?
+    /// Tells systemd what the runner does; `nil` without `$NOTIFY_SOCKET`, and before ``launch()``.
+    var notifier: SystemdNotifier?
+    /// Pings systemd's watchdog from the main queue; `nil` without `$WATCHDOG_USEC`.
+    var watchdog: SystemdWatchdog?
+    /// Whether a notification failed already: the log says so once, not at every watchdog ping.
+    var hasLoggedNotificationFailure = false
+    /// Where the runner is: changed only through its transitions, which say what to do next.
+    var state: ServiceRunnerState
 
     /// Makes a runner for `manager`, which must not be started yet: the runner starts it.
     ///
     /// - Parameters:
     ///   - manager: the services to run, registered and not started.
     ///   - signals: the signals that begin a graceful shutdown; SIGINT and SIGTERM by default.
+    ///   - reloadSignals: the signals that send ``LifecycleEvent/didReceiveReloadRequest``; SIGHUP
+    ///     by default, as daemons and `systemctl reload` expect. Pass `[]` (and SIGHUP among
+    ///     `signals`, if you like) for a terminal program that should end when its terminal closes.
+    ///   - startFailurePolicy: what a failed start leads to: ``StartFailurePolicy/keepRunning``
+    ///     without the service (the default) or ``StartFailurePolicy/shutDown`` at once.
     ///   - log: told what the runner does, one line at a time. By default writes to standard error.
+    ///
+    /// - Warning: A signal cannot both shut down and reload: the initializer traps when
+    ///   `signals` and `reloadSignals` share one.
     public convenience init(
         manager: ServiceManager,
         signals: [Int32] = [SIGINT, SIGTERM],
+        reloadSignals: [Int32] = [SIGHUP],
+        startFailurePolicy: StartFailurePolicy = .keepRunning,
         log: @escaping @MainActor (String) -> Void = ServiceRunner.writeToStandardError
     ) {
-        self.init(manager: manager, signals: signals, log: log, exit: { Foundation.exit($0) })
+        self.init(
+            manager: manager,
+            signals: signals,
+            reloadSignals: reloadSignals,
+            startFailurePolicy: startFailurePolicy,
+            log: log,
+            environment: ProcessInfo.processInfo.environment,
+            exit: { Foundation.exit($0) }
+        )
     }
 
-    /// Makes a runner that ends the process through `exit`: tests pass a closure that records
-    /// the status instead.
+    /// Makes a runner that reads `environment` and ends the process through `exit`: tests pass an
+    /// environment of their own (no process-wide variable, so tests may run in parallel) and a
+    /// closure that records the status.
     init(
         manager: ServiceManager,
         signals: [Int32],
+        reloadSignals: [Int32] = [],
+        startFailurePolicy: StartFailurePolicy = .keepRunning,
         log: @escaping @MainActor (String) -> Void,
+        environment: [String: String] = [:],
         exit: @escaping @MainActor (Int32) -> Void
     ) {
+        let both = Set(signals).intersection(reloadSignals).sorted().map(Self.name(of:))
+        precondition(both.isEmpty, "ServiceRunner: \(both.joined(separator: ", ")) cannot both shut down and reload")
         self.manager = manager
         self.signals = signals
+        self.reloadSignals = reloadSignals
+        self.state = ServiceRunnerState(startFailurePolicy: startFailurePolicy)
         self.log = log
+        self.environment = environment
         self.exit = exit
     }
 
@@ -167,11 +223,23 @@ public final class ServiceRunner {
         beginShutdown(reason: "shutdown requested", forcedStatus: Self.uncleanExitStatus)
     }
 
+    /// Asks the running services to reload their configuration, as a reload signal (SIGHUP) does:
+    /// for an app that learns of new configuration by other means (an admin command, a watched
+    /// file). Sends ``LifecycleEvent/didReceiveReloadRequest`` and, under systemd, `RELOADING=1`
+    /// then `READY=1` once every service has answered. A request during a reload starts one more
+    /// reload after it; one while starting or shutting down is ignored (and logged).
+    public func requestReload() {
+        reload(reason: "reload requested")
+    }
+
     // MARK: - Internals, called directly by tests
 
-    /// Starts the manager, then announces launch and activation; nothing once shutdown began.
+    /// Connects to the supervisor, starts the manager, then announces launch and activation;
+    /// nothing once shutdown began.
     func launch() {
-        guard state == .running else { return }
+        guard state.phase == .launching else { return }
+        connectToSupervisor()
+        manager.startFailureObserver = { [weak self] failure in self?.serviceFailedToStart(failure) }
         let starting: Response<Void>
         do {
             starting = try manager.start()
@@ -180,31 +248,63 @@ public final class ServiceRunner {
         }
         log("starting \(manager.serviceNames.count) services: \(manager.serviceNames.joined(separator: ", "))")
         starting.mainActor.onResult { [self] result in
+            guard let action = state.launchFinished() else { return }
             if case .failure(let error) = result { log("running without some services: \(error)") }
-            guard state == .running else { return }
-            _ = try? manager.send(.didFinishLaunching)
-            _ = try? manager.send(.didBecomeActive)
-            log("running; send SIGINT or SIGTERM to stop")
+            perform(action, reason: "launched")
         }
     }
 
-    /// Reacts to `signal`: the first begins a graceful shutdown, the next forces the exit.
+    /// Reacts to `signal`: a reload signal reloads; otherwise the first begins a graceful
+    /// shutdown, the next forces the exit.
     func handleSignal(_ signal: Int32) {
-        beginShutdown(reason: "received \(Self.name(of: signal))", forcedStatus: 128 + signal)
+        let reason = "received \(Self.name(of: signal))"
+        if reloadSignals.contains(signal) {
+            reload(reason: reason)
+        } else {
+            beginShutdown(reason: reason, forcedStatus: 128 + signal)
+        }
     }
 
     private func beginShutdown(reason: String, forcedStatus: Int32) {
-        switch state {
-        case .running:
-            state = .shuttingDown
+        guard let action = state.shutdownRequested(forcedStatus: forcedStatus) else { return }
+        if case .exit(let status) = action { log("\(reason) during shutdown; exiting now with status \(status)") }
+        perform(action, reason: reason)
+    }
+
+    /// A service failed to start, whenever it was registered: the policy says what follows.
+    private func serviceFailedToStart(_ failure: ServiceFailure) {
+        guard let action = state.serviceFailedToStart() else { return }
+        perform(action, reason: "\(failure)")
+    }
+
+    /// Does what the state decided; `reason` says why, for the log and the supervisor.
+    func perform(_ action: ServiceRunnerState.Action, reason: String) {
+        switch action {
+        case .announceReadiness:
+            _ = try? manager.send(.didFinishLaunching)
+            _ = try? manager.send(.didBecomeActive)
+            notifySupervisor(["READY=1", "STATUS=\(runningStatus)"])
+            log("running; send SIGINT or SIGTERM to stop")
+        case .reportFailedStarts:
+            notifySupervisor(["STATUS=\(runningStatus)"])
+        case .reload:
+            reloadServices(reason: reason)
+        case .finishReload(let failure, let reloadsAgain):
+            finishReload(failure: failure, reloadsAgain: reloadsAgain)
+        case .shutDown:
             log("\(reason); shutting down")
+            notifySupervisor(["STOPPING=1", "STATUS=shutting down: \(reason)"])
             shutDown()
-        case .shuttingDown:
-            log("\(reason) during shutdown; exiting now with status \(forcedStatus)")
-            finish(status: forcedStatus)
-        case .exited:
-            break
+        case .exit(let status):
+            exit(status)
         }
+    }
+
+    /// `running`, or `running without some services: ` and the failed starts.
+    var runningStatus: String {
+        let failures = manager.failedStarts
+        guard !failures.isEmpty else { return "running" }
+        return "running without some services: " + failures.map(\.description).joined(separator: "; ")
     }
 
     /// Sends `willTerminate`, waits for the answers, stops the services, then exits.
@@ -219,84 +319,22 @@ public final class ServiceRunner {
         }
         terminating.mainActor.onResult { [self] terminated in
             manager.stop().mainActor.onResult { [self] stopped in
-                guard state == .shuttingDown else { return }
+                guard state.phase == .shuttingDown else { return }
                 // Every failed start, including those of services registered after launch, whose
                 // failures only their registration's response carried.
                 var problems = manager.failedStarts.map(\.description)
                 if case .failure(let error) = terminated { problems.append("\(error)") }
                 if case .failure(let error) = stopped { problems.append("\(error)") }
+                let status: Int32
                 if problems.isEmpty {
-                    log("shutdown clean; exiting with status \(Self.cleanExitStatus)")
-                    finish(status: Self.cleanExitStatus)
+                    status = Self.cleanExitStatus
+                    log("shutdown clean; exiting with status \(status)")
                 } else {
-                    let reasons = problems.joined(separator: "; ")
-                    log("shutdown not clean (\(reasons)); exiting with status \(Self.uncleanExitStatus)")
-                    finish(status: Self.uncleanExitStatus)
+                    status = Self.uncleanExitStatus
+                    log("shutdown not clean (\(problems.joined(separator: "; "))); exiting with status \(status)")
                 }
+                if let action = state.shutdownFinished(status: status) { perform(action, reason: "shut down") }
             }
-        }
-    }
-
-    private func finish(status: Int32) {
-        state = .exited
-        exit(status)
-    }
-
-    /// Catches the signals with the C handler (CResponseKitServices), which writes each one's
-    /// number to a pipe that the main queue reads.
-    ///
-    /// Neither blocked nor ignored, the signals leave what threads and child processes inherit
-    /// as it was (a blocked mask and `SIG_IGN` both survive `exec`; a caught signal does not).
-    /// The handler is installed before ``launch()``, so a process that says it is ready also
-    /// hears its signals: one that arrives before the reader is registered with Dispatch waits
-    /// in the pipe. (With Dispatch signal sources, registered asynchronously, a SIGTERM sent just
-    /// after the fixture said `ready` was once lost in 4 test runs out of 25 on a loaded
-    /// two-core machine, until the services started only once every source was registered.)
-    private func catchSignals() {
-        guard !signals.isEmpty else { return }
-        let readEnd = rks_signal_pipe_open()
-        precondition(readEnd >= 0, "ServiceRunner.run(): no pipe for signals: \(String(cString: strerror(errno)))")
-        let reader = DispatchSource.makeReadSource(fileDescriptor: readEnd, queue: .main)
-        // Safe: the handler runs on the main queue, which `run()` drains on the main thread.
-        reader.setEventHandler { [weak self] in
-            MainActor.assumeIsolated { self?.handleSignals(from: readEnd) }
-        }
-        reader.resume()
-        signalReader = reader
-        for signalNumber in signals {
-            let name = Self.name(of: signalNumber)
-            let forcedExitLine =
-                "ServiceRunner: received \(name) while the main queue was still busy with the previous signal; "
-                + "exiting now with status \(128 + signalNumber)\n"
-            guard rks_signal_catch(signalNumber, forcedExitLine) == 0 else {
-                preconditionFailure("ServiceRunner.run(): cannot catch \(name): \(String(cString: strerror(errno)))")
-            }
-        }
-    }
-
-    /// Handles the signals waiting in the pipe, in order of arrival; tells the C handler after
-    /// each, so that a signal arriving meanwhile forces the exit there if this one never returns.
-    private func handleSignals(from readEnd: Int32) {
-        var numbers = [UInt8](repeating: 0, count: 16)
-        while true {
-            let count = numbers.withUnsafeMutableBytes { read(readEnd, $0.baseAddress, $0.count) }
-            if count < 0, errno == EINTR { continue }
-            guard count > 0 else { return }  // EAGAIN: the pipe is empty
-            for number in numbers[..<count] {
-                handleSignal(Int32(number))
-                rks_signal_handled()
-            }
-        }
-    }
-
-    /// `SIGINT`, `SIGTERM`, or `signal N`.
-    static func name(of signal: Int32) -> String {
-        switch signal {
-        case SIGINT: "SIGINT"
-        case SIGTERM: "SIGTERM"
-        case SIGHUP: "SIGHUP"
-        case SIGQUIT: "SIGQUIT"
-        default: "signal \(signal)"
         }
     }
 }

@@ -7,7 +7,7 @@ struct LifecycleEventTests {
         #expect(
             names == [
                 "didFinishLaunching", "didBecomeActive", "willResignActive", "didEnterBackground",
-                "willEnterForeground", "didReceiveMemoryWarning", "willTerminate",
+                "willEnterForeground", "didReceiveMemoryWarning", "didReceiveReloadRequest", "willTerminate",
             ])
     }
 

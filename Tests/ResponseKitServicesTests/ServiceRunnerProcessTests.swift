@@ -158,14 +158,17 @@ struct ServiceRunnerProcessTests {
 }
 
 /// One run of the fixture, with its own analytics log file.
-private final class FixtureRun {
+final class FixtureRun {
     let process: ChildProcess
     let logFile: URL
 
-    init(mode: String) throws {
+    /// Starts the fixture in `mode`, with `environment` added to this process's (systemd's
+    /// variables left out), reading standard input from the test when it `takesInput`.
+    init(mode: String, environment: [String: String] = [:], takesInput: Bool = false) throws {
         logFile = FileManager.default.temporaryDirectory
             .appendingPathComponent("ServiceRunnerFixture-\(UUID().uuidString).log")
-        process = try ChildProcess(try FixtureBinary.url(), arguments: [mode, logFile.path])
+        process = try ChildProcess(
+            try FixtureBinary.url(), arguments: [mode, logFile.path], environment: environment, takesInput: takesInput)
     }
 
     deinit {

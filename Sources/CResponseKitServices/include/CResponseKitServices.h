@@ -1,4 +1,4 @@
-// How ServiceRunner hears SIGINT and SIGTERM without changing what child processes inherit.
+// How ServiceRunner hears SIGINT, SIGTERM and SIGHUP without changing what child processes inherit.
 //
 // Why C: a signal handler may only call async-signal-safe functions, and Swift cannot promise
 // that its code is one (it may allocate, retain, take runtime locks). The handler here does two
@@ -23,11 +23,14 @@ int rks_signal_pipe_open(void);
 /// stuck; the handler then writes `forced_exit_line` (copied, at most 255 bytes) to standard
 /// error and ends the process at once with `_exit(128 + signal_number)`.
 ///
+/// With `forced_exit_line` NULL (a reload signal), the signal is only written to the pipe: it is
+/// not counted, never forces the exit, and the reader does not call `rks_signal_handled` for it.
+///
 /// Call it after `rks_signal_pipe_open`, for signals below 65. Returns 0, or -1 with errno set.
 int rks_signal_catch(int signal_number, const char *forced_exit_line);
 
-/// Says that one signal read from the pipe has been handled, so the next one is handled by
-/// the reader again rather than by the handler's forced exit.
+/// Says that one signal caught with a forced-exit line and read from the pipe has been handled,
+/// so the next one is handled by the reader again rather than by the handler's forced exit.
 void rks_signal_handled(void);
 
 #endif

@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import ResponseKit
 import ResponseKitDemoCore
 import ResponseKitServices
@@ -26,6 +27,15 @@ import Musl
 //                  its stop ends the child with SIGTERM (stop timeout 5 s) -> exit status 0
 //   stuck-main     after `ready`, the main thread sends itself SIGTERM, says `stuck` and blocks
 //                  for good                                          -> a second signal forces exit 128 + signal
+//   failing-start-shut-down
+//                  "database" fails to start under the shutDown start-failure policy: the runner
+//                  shuts down without a signal; "announcer" never starts     -> exit status 1
+//   main-queue-control
+//                  as clean, and reads commands on standard input, off the main thread:
+//                  `block` makes a main-queue job that says `blocked` and waits until `release`,
+//                  then says `unblocked` (for the watchdog: no ping while the main queue is blocked)
+//
+// Under systemd's variables (NOTIFY_SOCKET, WATCHDOG_USEC) the runner notifies the socket they name.
 
 /// What a mode changes.
 struct Mode {
@@ -34,6 +44,8 @@ struct Mode {
     var stopTimeout = Duration.seconds(30)
     var spawnsChild = false
     var blocksMainThreadAfterReady = false
+    var startFailurePolicy = ServiceRunner.StartFailurePolicy.keepRunning
+    var readsMainQueueCommands = false
 }
 
 let arguments = CommandLine.arguments
@@ -45,6 +57,8 @@ let modes: [String: Mode] = [
     "failing-start": Mode(databaseStartFails: true),
     "child-process": Mode(stopTimeout: .seconds(5), spawnsChild: true),
     "stuck-main": Mode(blocksMainThreadAfterReady: true),
+    "failing-start-shut-down": Mode(databaseStartFails: true, startFailurePolicy: .shutDown),
+    "main-queue-control": Mode(readsMainQueueCommands: true),
 ]
 guard arguments.count == 3, let mode = modes[arguments[1]] else {
     say("usage: ServiceRunnerFixture \(modes.keys.sorted().joined(separator: "|")) <analytics log path>")
@@ -66,6 +80,28 @@ func blockMainThreadAfterASignal() {
     }
 }
 
+/// Reads `block` and `release` from standard input on a thread of its own: `block` queues a
+/// main-queue job that waits, blocking the main queue, until `release` lets it go.
+func obeyMainQueueCommands() {
+    let released = DispatchSemaphore(value: 0)
+    Thread.detachNewThread {
+        while let command = readLine() {
+            switch command {
+            case "block":
+                DispatchQueue.main.async {
+                    say("blocked")
+                    released.wait()
+                    say("unblocked")
+                }
+            case "release":
+                released.signal()
+            default:
+                say("unknown command \(command)")
+            }
+        }
+    }
+}
+
 let services = ServiceManager(timeouts: ServiceTimeouts(stop: mode.stopTimeout))
 let analytics = AnalyticsService(logFile: arguments[2])
 // Stopped last (reverse order), so in stuck-stop mode its log holds only what willTerminate flushed.
@@ -76,4 +112,5 @@ if mode.spawnsChild { try services.register(ChildProcessService()) }
 try services.register(
     EchoService(name: "announcer", onReady: mode.blocksMainThreadAfterReady ? blockMainThreadAfterASignal : {}))
 analytics.track("fixture \(arguments[1])")
-ServiceRunner(manager: services).run()
+if mode.readsMainQueueCommands { obeyMainQueueCommands() }
+ServiceRunner(manager: services, startFailurePolicy: mode.startFailurePolicy).run()

@@ -29,6 +29,8 @@ final class ChildProcess: Sendable {
     }
 
     let pid: pid_t
+    /// The write end of the child's standard input, when the test writes to it; else /dev/null.
+    private let input: Int32?
     /// Everything the child wrote so far.
     private let output = LockedBox.make([UInt8]())
     /// Signalled whenever output arrives, and once at its end.
@@ -40,21 +42,46 @@ final class ChildProcess: Sendable {
     /// Signalled once the child has exited and been reaped.
     private let exited = DispatchSemaphore(value: 0)
 
-    /// Starts `executable` with `arguments` and this process's environment.
-    init(_ executable: URL, arguments: [String]) throws {
+    /// Variables of this process that a child must not inherit: a test run under systemd must
+    /// not have its children notify the supervisor of the test run.
+    static let supervisorVariables: Set = ["NOTIFY_SOCKET", "WATCHDOG_USEC", "WATCHDOG_PID"]
+
+    /// Starts `executable` with `arguments` and this process's environment, without systemd's
+    /// variables, and with `environment` added.
+    ///
+    /// - Parameter takesInput: whether the test writes to the child's standard input
+    ///   (``write(_:)``); otherwise it reads /dev/null.
+    init(
+        _ executable: URL, arguments: [String], environment: [String: String] = [:], takesInput: Bool = false
+    ) throws {
         var ends: [Int32] = [-1, -1]
         guard pipe(&ends) == 0 else { throw SpawnFailed(code: errno) }
-        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        // A socket pair rather than a pipe, so that a write to a child that has exited fails with
+        // EPIPE (`MSG_NOSIGNAL`) instead of raising SIGPIPE in the test process.
+        var inputEnds: [Int32] = [-1, -1]
+        if takesInput, socketpair(AF_UNIX, Self.streamSocket, 0, &inputEnds) != 0 {
+            close(ends[0])
+            close(ends[1])
+            throw SpawnFailed(code: errno)
+        }
+        for end in ends + inputEnds where end >= 0 { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
         let (readEnd, writeEnd) = (ends[0], ends[1])
 
-        let spawned = Self.spawn(executable.path, arguments: arguments, output: writeEnd)
+        var variables = ProcessInfo.processInfo.environment.filter { !Self.supervisorVariables.contains($0.key) }
+        variables.merge(environment) { _, new in new }
+        let spawned = Self.spawn(
+            executable.path, arguments: arguments, environment: variables, input: takesInput ? inputEnds[0] : nil,
+            output: writeEnd)
         close(writeEnd)
+        if takesInput { close(inputEnds[0]) }
+        input = takesInput ? inputEnds[1] : nil
         let pid: pid_t
         switch spawned {
         case .success(let spawnedID):
             pid = spawnedID
         case .failure(let error):
             close(readEnd)
+            if let input { close(input) }
             throw error
         }
         self.pid = pid
@@ -81,6 +108,7 @@ final class ChildProcess: Sendable {
     }
 
     deinit {
+        if let input { close(input) }
         if waitStatus.withLock({ $0 }) == nil {
             kill(pid, SIGKILL)  // the waiting thread reaps it
         }
@@ -107,6 +135,27 @@ final class ChildProcess: Sendable {
         return true
     }
 
+    #if canImport(Glibc)
+    private static let streamSocket = Int32(SOCK_STREAM.rawValue)
+    private static let noSignal = Int32(MSG_NOSIGNAL)
+    #else
+    private static let streamSocket = SOCK_STREAM
+    private static let noSignal: Int32 = 0  // Darwin: SO_NOSIGPIPE would be needed; no test there writes
+    #endif
+
+    /// Writes `line` and a newline to the child's standard input; the child must take input.
+    func writeLine(_ line: String) {
+        guard let input else { preconditionFailure("ChildProcess: started without takesInput") }
+        let bytes = Array((line + "\n").utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes[offset...].withUnsafeBytes { sendBytes($0, to: input, flags: Self.noSignal) }
+            if written < 0, errno == EINTR { continue }
+            guard written > 0 else { return }
+            offset += written
+        }
+    }
+
     /// Sends `signal` to the child.
     func send(_ signal: Int32) {
         kill(pid, signal)
@@ -127,8 +176,10 @@ final class ChildProcess: Sendable {
         return (status >> 8) & 0xff  // WIFEXITED and WEXITSTATUS, which Swift does not import
     }
 
-    /// Spawns `path` with stdin from /dev/null and stdout and stderr to `output`.
-    private static func spawn(_ path: String, arguments: [String], output: Int32) -> Result<pid_t, SpawnFailed> {
+    /// Spawns `path` with stdin from `input` (or /dev/null) and stdout and stderr to `output`.
+    private static func spawn(
+        _ path: String, arguments: [String], environment: [String: String], input: Int32?, output: Int32
+    ) -> Result<pid_t, SpawnFailed> {
         #if canImport(Darwin)
         var actions: posix_spawn_file_actions_t?
         var attributes: posix_spawnattr_t?
@@ -142,7 +193,11 @@ final class ChildProcess: Sendable {
             posix_spawn_file_actions_destroy(&actions)
             posix_spawnattr_destroy(&attributes)
         }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        if let input {
+            posix_spawn_file_actions_adddup2(&actions, input, 0)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        }
         posix_spawn_file_actions_adddup2(&actions, output, 1)
         posix_spawn_file_actions_adddup2(&actions, output, 2)
 
@@ -157,11 +212,16 @@ final class ChildProcess: Sendable {
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
 
         let argv = ([path] + arguments).map { strdup($0) } + [nil]
-        let environment = ProcessInfo.processInfo.environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { for pointer in argv + environment { free(pointer) } }
+        let variables = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { for pointer in argv + variables { free(pointer) } }
 
         var pid = pid_t()
-        let error = posix_spawn(&pid, path, &actions, &attributes, argv, environment)
+        let error = posix_spawn(&pid, path, &actions, &attributes, argv, variables)
         return error == 0 ? .success(pid) : .failure(SpawnFailed(code: error))
     }
+}
+
+/// `send(2)`, out of the way of ``ChildProcess/send(_:)``, which sends a signal.
+private func sendBytes(_ bytes: UnsafeRawBufferPointer, to socket: Int32, flags: Int32) -> Int {
+    send(socket, bytes.baseAddress, bytes.count, flags)
 }

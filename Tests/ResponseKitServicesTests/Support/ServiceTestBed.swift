@@ -7,7 +7,8 @@ import Testing
 @MainActor
 final class ServiceTestBed {
     /// Distinct limits, so a test can tell which one the manager asked the timer for.
-    static let timeouts = ServiceTimeouts(start: .seconds(3), event: .seconds(2), stop: .seconds(1))
+    static let timeouts = ServiceTimeouts(
+        start: .seconds(3), event: .seconds(2), reload: .seconds(4), stop: .seconds(1))
 
     let timer = ManualTimer()
     let journal = Journal()
