@@ -10,10 +10,8 @@ extension Model {
     /// was let go of in turn, it timed out, or it is a combinator another input decided.
     private func letGo(of node: Int, by dependent: Int) -> Bool {
         guard let outcome = run.finalOutcomes[dependent] else { return true }  // its hang is reported
-        let ownCancel = program.steps.indices.contains {
-            program.steps[$0].node == dependent && program.steps[$0].action == .cancel && run.log.won($0) == true
-        }
-        if ownCancel { return true }
+        // Its own `cancel()` finished it (the only event a derived response has).
+        if !winningEvents(of: dependent).isEmpty { return true }
         let others = zip(program.nodes[dependent].inputs, inputs(of: dependent)).filter { $0.0 != node }.map(\.1)
         switch program.nodes[dependent] {
         case .race:

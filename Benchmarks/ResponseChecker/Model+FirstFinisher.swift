@@ -19,10 +19,9 @@ extension Model {
         let inputs = Set(program.nodes[node].inputs)
         var finished: [Int: (start: Int, end: Int)] = [:]
         for input in inputs {
-            let winner = program.steps.indices.first {
-                program.steps[$0].node == input && program.steps[$0].action.isEvent && run.log.won($0) == true
+            if let winner = winningEvents(of: input).first, let times = run.log.times(of: winner) {
+                finished[input] = times
             }
-            if let winner, let times = run.log.times(of: winner) { finished[input] = times }
         }
         let chosen = inputs.filter { run.finalOutcomes[$0] == outcome }
         guard !chosen.isEmpty, chosen.allSatisfy({ finished[$0] != nil }) else { return }

@@ -5,7 +5,7 @@ extension Model {
     /// could reach it, or a cancellation by everything that held it letting go.
     mutating func checkOutcome(of node: Int, _ outcome: Outcome) {
         let events = program.steps.indices.filter { program.steps[$0].node == node && program.steps[$0].action.isEvent }
-        let winners = events.filter { run.log.won($0) == true }
+        let winners = winningEvents(of: node)
         expect(winners.count <= 1, "r\(node): \(winners.count) events each say they finished it (steps \(winners))")
         if let winner = winners.first {
             let expected: Outcome
@@ -39,6 +39,14 @@ extension Model {
         allowed.insert(.cancelled)
         let given = inputs(of: node)
         expect(false, "\(name): ended \(outcome); inputs \(given) allow \(allowed)")
+    }
+
+    /// The steps whose event says it finished node `node` (`succeed`, `fail` and `cancel` return
+    /// whether they did): one at most, or a rule is broken.
+    func winningEvents(of node: Int) -> [Int] {
+        program.steps.indices.filter {
+            program.steps[$0].node == node && program.steps[$0].action.isEvent && run.log.won($0) == true
+        }
     }
 
     /// The final outcomes of node `node`'s inputs (all known: a hang of one is reported).
