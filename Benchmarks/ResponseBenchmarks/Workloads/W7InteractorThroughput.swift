@@ -70,7 +70,8 @@ enum W7InteractorThroughput {
                         }
                     }
                 },
-                servicing.variant("IntPromise interactor, answers in a lock-free ring", role: .alternative, of: id) { requests in
+                servicing.variant("IntPromise interactor, answers in a lock-free ring", role: .alternative, of: id) {
+                    requests in
                     work(requests, inFlight: inFlight, in: "W7 IntPromise ring") { request, loop in
                         IntPromiseInteractor().execute(request).observe { answer in
                             MainQueueRing.shared.deliver(
