@@ -2,11 +2,15 @@
 /// stated relative error, in fixed memory, and mergeable.
 ///
 /// Values up to 255 ns are counted exactly. Above that, each power of two is split into 128
-/// buckets of equal width, so a bucket is never wider than 1/128 of the values it holds, and the
-/// value reported for it (its middle) is within ``relativeError`` (1/256, 0.4 %) of every value
-/// counted in it. The buckets cover every duration from zero to 2⁶⁴ − 1 ns (584 years) in 7,424
-/// counters, whatever the number of values: recording never allocates once the first value is in.
-/// ``minimum`` and ``maximum`` are exact.
+/// buckets of equal width, so a bucket is never wider than 1/128 of the values it holds. A
+/// percentile is reported as its bucket's highest value, as HdrHistogram reports it: never below
+/// the true value, and above it by at most ``relativeError`` (1/128, 0.8 %). The buckets cover
+/// every duration from zero to 2⁶⁴ − 1 ns (584 years) in at most 7,424 counters, whatever the
+/// number of values: counters exist up to the highest bucket used, so recording allocates only
+/// when a value is larger than any before. ``minimum`` and ``maximum`` are exact.
+///
+/// The layout is HdrHistogram's with two significant digits: ``hdrHistogramEncoded`` and
+/// ``percentileDistribution(unit:ticksPerHalfDistance:)`` write its formats.
 ///
 /// Histograms merge by adding their counters (``merge(_:)``), so each thread can keep its own and
 /// the totals come together at the end, with no lock on the recording path.
@@ -15,8 +19,8 @@
 /// ```swift
 /// var histogram = LatencyHistogram()
 /// for milliseconds in 1...100 { histogram.record(.milliseconds(milliseconds)) }
-/// let p90 = histogram.value(atPercentile: 90)    // 90 ms, within 0.4 %
-/// #expect(p90 >= .milliseconds(89.6) && p90 <= .milliseconds(90.4))
+/// let p90 = histogram.value(atPercentile: 90)    // 90 ms, at most 0.8 % above
+/// #expect(p90 >= .milliseconds(90) && p90 <= .milliseconds(90.8))
 /// ```
 ///
 /// A value type: not safe to mutate from two threads at once; give each thread its own and merge.
@@ -30,15 +34,16 @@ public struct LatencyHistogram: Sendable, Hashable {
     /// of the 57 powers of two above it.
     static let bucketCount = (64 - precisionBits + 1) * subBucketCount
 
-    /// The largest error of a reported value, relative to the true one: 1/256.
+    /// The largest error of a reported percentile, relative to the true value: 1/128.
     ///
-    /// A percentile, the ``mean`` aside, is reported as the middle of the bucket the true value
-    /// falls in, and a bucket spans at most 1/128 of its lowest value, so the reported value is off
-    /// by at most 1/256 of the true one.
-    public static let relativeError = 1.0 / Double(2 << precisionBits)
+    /// A percentile is reported as the highest value of the bucket the true value falls in (as
+    /// HdrHistogram reports it), and a bucket spans at most 1/128 of its lowest value, so the
+    /// reported value is never below the true one and above it by at most 1/128 of it.
+    public static let relativeError = 1.0 / Double(1 << precisionBits)
 
-    /// The counters, allocated with the first value; empty before that, so an unused histogram
-    /// costs nothing.
+    /// The counters, up to the highest bucket that holds a value: empty before the first value,
+    /// so an unused histogram costs nothing, and about 20 KB for latencies of microseconds to
+    /// seconds rather than the 58 KB of every bucket (a run keeps one per interval).
     private var counts: [UInt64] = []
     /// How many values were recorded.
     public private(set) var count: UInt64 = 0
@@ -80,8 +85,9 @@ public struct LatencyHistogram: Sendable, Hashable {
     /// - Parameter nanoseconds: a latency.
     /// - Complexity: O(1); allocates only the first time.
     public mutating func record(nanoseconds: UInt64) {
-        if counts.isEmpty { counts = Array(repeating: 0, count: Self.bucketCount) }
-        counts[Self.bucket(of: nanoseconds)] &+= 1
+        let index = Self.bucket(of: nanoseconds)
+        if index >= counts.count { grow(toHold: index) }
+        counts[index] &+= 1
         count &+= 1
         minimumNanoseconds = Swift.min(minimumNanoseconds, nanoseconds)
         maximumNanoseconds = Swift.max(maximumNanoseconds, nanoseconds)
@@ -99,7 +105,8 @@ public struct LatencyHistogram: Sendable, Hashable {
             self = other
             return
         }
-        for index in counts.indices { counts[index] &+= other.counts[index] }
+        if other.counts.count > counts.count { grow(toHold: other.counts.count - 1) }
+        for index in other.counts.indices { counts[index] &+= other.counts[index] }
         count &+= other.count
         minimumNanoseconds = Swift.min(minimumNanoseconds, other.minimumNanoseconds)
         maximumNanoseconds = Swift.max(maximumNanoseconds, other.maximumNanoseconds)
@@ -109,8 +116,9 @@ public struct LatencyHistogram: Sendable, Hashable {
 
     // MARK: - Reading
 
-    /// The value below which `percentile` percent of the values lie (nearest rank), within
-    /// ``relativeError``: the middle of its bucket, kept between ``minimum`` and ``maximum``.
+    /// The value below which `percentile` percent of the values lie (nearest rank): the highest
+    /// value of its bucket, as HdrHistogram reports it (never below the true value, above it by at
+    /// most ``relativeError``), kept between ``minimum`` and ``maximum``.
     ///
     /// `value(atPercentile: 50)` is the median, `99.9` the p99.9; 0 is ``minimum`` and 100 is
     /// ``maximum``, exactly.
@@ -136,8 +144,10 @@ public struct LatencyHistogram: Sendable, Hashable {
         for (index, bucketCount) in counts.enumerated() {
             seen += bucketCount
             if seen >= rank {
+                // The bucket's highest value, as HdrHistogram reports it: never below the true
+                // value, and never above the largest recorded.
                 let (lowest, width) = Self.range(ofBucket: index)
-                return Swift.min(Swift.max(lowest + width / 2, minimumNanoseconds), maximumNanoseconds)
+                return Swift.min(Swift.max(lowest &+ (width - 1), minimumNanoseconds), maximumNanoseconds)
             }
         }
         return maximumNanoseconds
@@ -156,8 +166,9 @@ public struct LatencyHistogram: Sendable, Hashable {
         buckets: [(lowestNanoseconds: UInt64, count: UInt64)], minimum: UInt64, maximum: UInt64, total: UInt64
     ) {
         for (lowest, bucketCount) in buckets where bucketCount > 0 {
-            if counts.isEmpty { counts = Array(repeating: 0, count: Self.bucketCount) }
-            counts[Self.bucket(of: lowest)] &+= bucketCount
+            let index = Self.bucket(of: lowest)
+            if index >= counts.count { grow(toHold: index) }
+            counts[index] &+= bucketCount
             count &+= bucketCount
         }
         guard count > 0 else { return }
@@ -165,6 +176,16 @@ public struct LatencyHistogram: Sendable, Hashable {
         maximumNanoseconds = maximum
         totalNanoseconds = total
     }
+
+    /// Adds zero counters up to bucket `index`, so that the counters end at the highest bucket
+    /// that holds a value (equal histograms have equal counters).
+    private mutating func grow(toHold index: Int) {
+        counts.append(contentsOf: repeatElement(0, count: index + 1 - counts.count))
+    }
+
+    /// The counter of every bucket up to the highest that holds a value, by index; empty before
+    /// the first value.
+    var countsByBucket: [UInt64] { counts }
 
     /// The exact figures ``init(buckets:minimum:maximum:total:)`` takes back.
     var exactFigures: (minimum: UInt64, maximum: UInt64, total: UInt64) {

@@ -20,6 +20,8 @@ extension LoadReport {
     ///              1.02 ms    1.10 ms    1.31 ms    2.05 ms    4.10 ms    12.3 ms
     /// answers on   main 100 %
     /// ```
+    ///
+    /// A run that measured no answer says `latency     no samples` instead of a row of zeros.
     public var table: String {
         var lines: [(String, String)] = [
             ("mode", mode.summary),
@@ -43,8 +45,13 @@ extension LoadReport {
             + Self.percentiles.map { ($0.label, latencies.nanoseconds(atPercentile: $0.percentile)) }
             + [("max", latencies.maximum.loadNanoseconds)]
         let width = 11
-        lines.append(("latency", columns.map { $0.0.padded(to: width) }.joined().trailingSpacesRemoved))
-        lines.append(("", columns.map { $0.1.latencyText.padded(to: width) }.joined().trailingSpacesRemoved))
+        if latencies.isEmpty {
+            // Zeros would read as latencies of nothing at all: say there were none.
+            lines.append(("latency", "no samples"))
+        } else {
+            lines.append(("latency", columns.map { $0.0.padded(to: width) }.joined().trailingSpacesRemoved))
+            lines.append(("", columns.map { $0.1.latencyText.padded(to: width) }.joined().trailingSpacesRemoved))
+        }
         let total = executors.values.reduce(0, +)
         let percentages = executors.mapValues { total == 0 ? 0 : Int((Double($0) * 100 / Double(total)).rounded()) }
         lines.append(

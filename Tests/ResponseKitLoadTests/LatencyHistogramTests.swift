@@ -41,8 +41,18 @@ struct LatencyHistogramTests {
         }
     }
 
-    @Test func theStatedError_isAQuarterOfAPercentOrSo_andNotLooser() {
-        #expect(LatencyHistogram.relativeError == 1.0 / 256)
+    @Test func theStatedError_isOneBucketWidth_andNotLooser() {
+        #expect(LatencyHistogram.relativeError == 1.0 / 128)
+    }
+
+    @Test func aPercentile_isItsBucketsHighestValue_asHdrHistogramReportsIt() {
+        // 1,000,000 ns falls in a bucket 4,096 ns wide that starts at 999,424: HdrHistogram's
+        // getValueAtPercentile reports 1,003,519 for it (its highest equivalent value).
+        var histogram = LatencyHistogram()
+        histogram.record(nanoseconds: 1_000_000)
+        histogram.record(nanoseconds: 1_000_000)
+        histogram.record(nanoseconds: 2_000_000)
+        #expect(histogram.value(atPercentile: 50) == .nanoseconds(1_003_519))
     }
 
     @Test func eachValue_alone_isReportedWithinTheStatedError_atEveryScale() {

@@ -25,13 +25,23 @@ struct LoadReportTests {
                 elapsed      5.00 s
                 throughput   202 answers/s
                 latency      min        p50        p90        p99        p99.9      max
-                             1.00 ms    1.50 ms    1.90 ms    2.00 ms    15.0 ms    15.0 ms
+                             1.00 ms    1.51 ms    1.91 ms    2.01 ms    15.0 ms    15.0 ms
                 answers on   main 99 %, immediate 1 %
                 """)
     }
 
     @Test func theTable_leavesOutAWarmUpOfNothing() {
         #expect(Self.report(warmUp: .requests(0)).table.contains("length       5 s\n"))
+    }
+
+    @Test func aRunWithoutAnswers_saysNoSamples_ratherThanZeroLatencies() {
+        let empty = LoadReport(
+            mode: .openLoop(perSecond: 10), length: .duration(.seconds(1)), warmUp: .requests(0), requests: 0,
+            completed: 0, failures: [:], cancelled: 0, cancelledAtEnd: 0, elapsed: .zero,
+            latencies: LatencyHistogram(), executors: [:])
+
+        #expect(empty.table.contains("latency      no samples\n"))
+        #expect(!empty.table.contains("p50"))
     }
 
     @Test func answersAndThroughput_leaveOutTheDriversOwnCancellations() {

@@ -7,9 +7,11 @@ func exactPercentile(_ percentile: Double, of values: [Duration]) -> Duration {
     return sorted[min(rank, sorted.count) - 1]
 }
 
-/// Whether `reported` is within the histogram's stated error of `exact`.
+/// Whether `reported` is within the histogram's stated error of `exact`: never below it (a
+/// bucket's highest value is reported, as HdrHistogram does), and above it by at most
+/// ``LatencyHistogram/relativeError`` of it.
 func isWithinStatedError(_ reported: Duration, of exact: Duration) -> Bool {
-    abs((reported - exact).inSeconds) <= exact.inSeconds * LatencyHistogram.relativeError
+    reported >= exact && (reported - exact).inSeconds <= exact.inSeconds * LatencyHistogram.relativeError
 }
 
 extension Duration {
