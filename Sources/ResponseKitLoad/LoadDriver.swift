@@ -87,6 +87,9 @@ public struct LoadDriver: Sendable {
     public let clock: LoadClock
     /// What the driver says while it runs.
     public let progress: LoadProgress
+    /// How long each of the report's ``LoadReport/intervals`` lasts: the resolution of latency
+    /// and throughput over time.
+    public let interval: Duration
 
     /// Describes a run; nothing starts before ``run(on:_:)-(_,(Int)->Response<Value>)``.
     ///
@@ -99,6 +102,8 @@ public struct LoadDriver: Sendable {
     ///   - clock: where the time comes from; real time by default, a `ManualScheduler` in tests.
     ///   - progress: what to say while running; by default a line on standard error, once a
     ///     second, when it is a terminal.
+    ///   - interval: how long each of the report's intervals lasts (latency and throughput over
+    ///     time); a second by default.
     ///
     /// A configuration that cannot run (no request in flight, a rate that is not positive and
     /// finite, a negative count or duration) is not a crash: ``run(on:_:)-(_,(Int)->Response<Value>)``
@@ -109,7 +114,8 @@ public struct LoadDriver: Sendable {
         warmUp: Length = .requests(0),
         drainTimeout: Duration = .seconds(10),
         clock: LoadClock = .system,
-        progress: LoadProgress = .standardError
+        progress: LoadProgress = .standardError,
+        interval: Duration = .seconds(1)
     ) {
         self.mode = mode
         self.length = length
@@ -117,6 +123,7 @@ public struct LoadDriver: Sendable {
         self.drainTimeout = drainTimeout
         self.clock = clock
         self.progress = progress
+        self.interval = interval
     }
 
     /// Runs `request` under load; each call gets the request's number, from 0 (warm-up included).
@@ -200,6 +207,9 @@ public struct LoadDriver: Sendable {
         }
         if drainTimeout < .zero {
             return InvalidConfiguration(reason: "drainTimeout \(drainTimeout) cannot be negative")
+        }
+        if interval < .milliseconds(1) {
+            return InvalidConfiguration(reason: "interval \(interval) is shorter than a millisecond")
         }
         return nil
     }

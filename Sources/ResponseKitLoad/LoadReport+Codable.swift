@@ -8,13 +8,21 @@ import Foundation
 ///  "executors":{"main":1000},"failures":{},"histogram":{"buckets":[[1015808,412],…],…},
 ///  "latencyNanoseconds":{"max":1990000,"mean":1210000,"min":1000000,"p50":1019904,…},
 ///  "length":{"requests":1000},"mode":{"closedLoop":{"inFlight":64}},"requests":1000,
+///  "intervals":[{"histogram":{…},"lengthNanoseconds":1000000000,"startNanoseconds":0}],
 ///  "throughputPerSecond":998.0,"warmUp":{"requests":0}}
 /// ```
 @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
 extension LoadReport: Codable {
     private enum CodingKeys: String, CodingKey {
         case mode, length, warmUp, requests, completed, failures, cancelled, cancelledAtEnd, executors, histogram
-        case elapsedNanoseconds, throughputPerSecond, latencyNanoseconds
+        case elapsedNanoseconds, throughputPerSecond, latencyNanoseconds, intervals
+    }
+
+    /// One of ``LoadReport/intervals``: `{"startNanoseconds":…,"lengthNanoseconds":…,"histogram":{…}}`.
+    private struct CodedInterval: Codable {
+        let startNanoseconds: UInt64
+        let lengthNanoseconds: UInt64
+        let histogram: LatencyHistogram
     }
 
     /// The report as one line of JSON, keys sorted.
@@ -52,6 +60,12 @@ extension LoadReport: Codable {
             summary[label] = latencies.nanoseconds(atPercentile: percentile)
         }
         try container.encode(summary, forKey: .latencyNanoseconds)
+        try container.encode(
+            intervals.map {
+                CodedInterval(
+                    startNanoseconds: $0.start.loadNanoseconds, lengthNanoseconds: $0.length.loadNanoseconds,
+                    histogram: $0.histogram)
+            }, forKey: .intervals)
     }
 
     /// Reads a report written by ``encode(to:)``.
@@ -71,7 +85,13 @@ extension LoadReport: Codable {
             cancelledAtEnd: try container.decode(Int.self, forKey: .cancelledAtEnd),
             elapsed: .nanoseconds(try container.decode(UInt64.self, forKey: .elapsedNanoseconds)),
             latencies: try container.decode(LatencyHistogram.self, forKey: .histogram),
-            executors: try container.decode([String: Int].self, forKey: .executors))
+            executors: try container.decode([String: Int].self, forKey: .executors),
+            // Reports written before intervals existed have none.
+            intervals: (try container.decodeIfPresent([CodedInterval].self, forKey: .intervals) ?? []).map {
+                HistogramLog.Interval(
+                    start: .nanoseconds($0.startNanoseconds), length: .nanoseconds($0.lengthNanoseconds),
+                    histogram: $0.histogram)
+            })
     }
 }
 

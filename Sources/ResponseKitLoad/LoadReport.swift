@@ -1,3 +1,5 @@
+import Foundation
+
 /// What a ``LoadDriver`` run measured: how many requests, how they ended, how fast, how long.
 ///
 /// Every figure counts the measured part of the run only, after the warm-up. ``table`` is for
@@ -37,6 +39,14 @@ public struct LoadReport: Sendable, Hashable {
     /// Answers by the executor they came back on (`main`, `immediate`, `queue(label)`), as
     /// `ResponseExecutor` names it.
     public let executors: [String: Int]
+    /// Latency and throughput over time: the answers' latencies by the interval they came in
+    /// (``LoadDriver/interval`` long, from the run's start; the last ends with the run), the
+    /// measured part only. Their histograms together hold the same answers as ``latencies``.
+    /// ``histogramLog(startTime:)`` writes them in HdrHistogram's interval log format.
+    ///
+    /// At most 1,000 are kept: past that, neighbours are merged in pairs, each then twice as
+    /// long, so that a long run's report stays small.
+    public let intervals: [HistogramLog.Interval]
 
     /// Makes a report; the driver makes them, tests and tools that merge reports may too.
     ///
@@ -52,10 +62,11 @@ public struct LoadReport: Sendable, Hashable {
     ///   - elapsed: from the first measured request to the last answer.
     ///   - latencies: the latencies of the answers.
     ///   - executors: answers by the executor they came back on.
+    ///   - intervals: the latencies by the interval they came in; none by default.
     public init(
         mode: LoadDriver.Mode, length: LoadDriver.Length, warmUp: LoadDriver.Length, requests: Int, completed: Int,
         failures: [String: Int], cancelled: Int, cancelledAtEnd: Int, elapsed: Duration, latencies: LatencyHistogram,
-        executors: [String: Int]
+        executors: [String: Int], intervals: [HistogramLog.Interval] = []
     ) {
         self.mode = mode
         self.length = length
@@ -68,15 +79,29 @@ public struct LoadReport: Sendable, Hashable {
         self.elapsed = elapsed
         self.latencies = latencies
         self.executors = executors
+        self.intervals = intervals
     }
 
-    init(driver: LoadDriver, requests: Int, tally: LoadTally, elapsedNanoseconds: UInt64) {
+    init(
+        driver: LoadDriver, requests: Int, tally: LoadTally, elapsedNanoseconds: UInt64,
+        intervals: [HistogramLog.Interval]
+    ) {
         self.init(
             mode: driver.mode, length: driver.length, warmUp: driver.warmUp, requests: requests,
             completed: tally.completed, failures: tally.failures, cancelled: tally.cancelled,
             cancelledAtEnd: tally.cancelledAtEnd, elapsed: .nanoseconds(elapsedNanoseconds),
             latencies: tally.latencies,
-            executors: Dictionary(tally.executors.map { ($0.name, $0.count) }, uniquingKeysWith: +))
+            executors: Dictionary(tally.executors.map { ($0.name, $0.count) }, uniquingKeysWith: +),
+            intervals: intervals)
+    }
+
+    /// The report's ``intervals`` as an HdrHistogram interval log, to write to a `.hlog` file
+    /// that HdrHistogram's tools (`HistogramLogProcessor`, its plotters) read.
+    ///
+    /// - Parameter startTime: when the run started, for the log's header; `nil` leaves it out.
+    /// - Returns: the log.
+    public func histogramLog(startTime: Date? = nil) -> HistogramLog {
+        HistogramLog(startTime: startTime, intervals: intervals)
     }
 
     /// Requests answered with an error, cancellations aside.

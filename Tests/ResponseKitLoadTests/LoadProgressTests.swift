@@ -62,7 +62,7 @@ struct LoadProgressTests {
             .run(on: .immediate) { server.handle($0) }
 
         scheduler.runDue()  // the start: a progress timer would be scheduled now
-        #expect(scheduler.pendingCount == 1)  // the first answer's, only
+        #expect(scheduler.pendingCount == 2)  // the first answer's and the first interval's end, no progress
         scheduler.advance(by: .seconds(5))
         #expect(report.isDone)
     }

@@ -50,7 +50,7 @@ struct LoadPlan {
     /// Open loop: requests made and not answered.
     private var outstanding = 0
     /// The latest job of each ``Timer``, by raw value.
-    private var timers: [ScheduledJob?] = [nil, nil, nil]
+    private var timers: [ScheduledJob?] = [nil, nil, nil, nil]
 
     /// When an open loop's requests are meant to start.
     struct Arrivals {
@@ -122,6 +122,8 @@ struct LoadPlan {
         case arrivals
         /// Says how far the run has got.
         case progress
+        /// Ends an interval of the report.
+        case interval
     }
 
     /// Keeps `job`, the latest timer of its kind, to cancel when the run finishes; `false` (and
@@ -225,7 +227,7 @@ struct LoadPlan {
     }
 
     private mutating func takeTimers() -> [ScheduledJob] {
-        defer { timers = [nil, nil, nil] }
+        defer { timers = [nil, nil, nil, nil] }
         return timers.compactMap { $0 }
     }
 }

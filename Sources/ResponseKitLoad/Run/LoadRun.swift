@@ -28,6 +28,8 @@ final class LoadRun: Sendable {
     /// The progress line's previous snapshot, to tell the current rate.
     private let lastProgress = LockedBox.make((elapsed: UInt64(0), answers: 0))
     private let progressReporter: LoadProgress.Reporter?
+    /// The report's intervals so far (``LoadReport/intervals``).
+    private let intervals = LockedBox.make(LoadIntervals())
 
     init(driver: LoadDriver, makeRequest: @escaping MakeRequest, resolver: Resolver<LoadReport>) {
         self.driver = driver
@@ -52,6 +54,7 @@ final class LoadRun: Sendable {
             let now = driver.clock.nanoseconds()
             plan.withLock { $0.start(at: now, lanes: laneCount) }
             scheduleProgress(number: 1)
+            scheduleIntervalEnd(number: 1)
             if laneCount > 0 {
                 for lane in 0..<laneCount { drive(lane: lane, now: lane == 0 ? now : driver.clock.nanoseconds()) }
             } else {
@@ -172,9 +175,52 @@ final class LoadRun: Sendable {
     private func makeReport() -> LoadReport {
         var tally = LoadTally()
         for shard in shards { tally.merge(shard.withLock { $0.tally }) }
-        let (measurementStart, requests) = plan.withLock { ($0.measurementStart, $0.measuredRequests) }
+        let (startTime, measurementStart, requests) = plan.withLock {
+            ($0.startTime, $0.measurementStart, $0.measuredRequests)
+        }
         let elapsed = measurementStart.map { tally.lastAnswer > $0 ? tally.lastAnswer - $0 : 0 } ?? 0
-        return LoadReport(driver: driver, requests: requests, tally: tally, elapsedNanoseconds: elapsed)
+        // The last interval ends now, with the answers no interval's end has taken yet.
+        let end = max(driver.clock.nanoseconds(), tally.lastAnswer) &- startTime
+        let last = takeIntervalLatencies()
+        let intervals = intervals.withLock { intervals in
+            intervals.close(at: end, with: last, measuredFrom: (measurementStart ?? end) &- startTime)
+            intervals.finish()
+            return intervals.closed
+        }
+        return LoadReport(
+            driver: driver, requests: requests, tally: tally, elapsedNanoseconds: elapsed, intervals: intervals)
+    }
+
+    // MARK: - Intervals
+
+    /// Sets the timer that ends the `number`th interval: its answers' latencies are taken from
+    /// every shard, so that each interval's histogram holds the answers that came in it.
+    private func scheduleIntervalEnd(number: Int) {
+        let startTime = plan.withLock { $0.startTime }
+        let length = driver.interval.loadNanoseconds
+        let job = driver.clock.schedule(at: startTime &+ length &* UInt64(number)) { [self] in
+            let latencies = takeIntervalLatencies()
+            let measuredFrom = plan.withLock { $0.measurementStart }.map { $0 &- startTime }
+            intervals.withLock { intervals in
+                intervals.close(at: length &* UInt64(number), with: latencies, measuredFrom: measuredFrom ?? .max)
+            }
+            scheduleIntervalEnd(number: number + 1)
+        }
+        if !plan.withLock({ $0.keep(job, as: .interval) }) { job.cancel() }
+    }
+
+    /// The latencies of the answers since the last interval ended, taken out of every shard:
+    /// each answer is taken once, by the interval that ends first after it came.
+    private func takeIntervalLatencies() -> LatencyHistogram {
+        var latencies = LatencyHistogram()
+        for shard in shards {
+            latencies.merge(
+                shard.withLock { shard in
+                    defer { shard.tally.intervalLatencies = LatencyHistogram() }
+                    return shard.tally.intervalLatencies
+                })
+        }
+        return latencies
     }
 
     // MARK: - Progress

@@ -3,6 +3,9 @@
 @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
 struct LoadTally {
     var latencies = LatencyHistogram()
+    /// The latencies of the answers since the run's current interval began (``LoadRun`` takes
+    /// them at each interval's end); the same answers as ``latencies``.
+    var intervalLatencies = LatencyHistogram()
     var completed = 0
     var failures: [String: Int] = [:]
     var cancelled = 0
@@ -44,6 +47,7 @@ struct LoadTally {
             completed += 1
         }
         latencies.record(nanoseconds: latency)
+        intervalLatencies.record(nanoseconds: latency)
         lastAnswer = max(lastAnswer, time)
         add(1, on: executor)
     }
@@ -51,6 +55,7 @@ struct LoadTally {
     /// Adds `other`'s counts to these.
     mutating func merge(_ other: LoadTally) {
         latencies.merge(other.latencies)
+        intervalLatencies.merge(other.intervalLatencies)
         completed += other.completed
         failures.merge(other.failures, uniquingKeysWith: +)
         cancelled += other.cancelled

@@ -23,11 +23,12 @@ final class FakeServer: Sendable {
     /// The driver under test, on the server's clock, silent.
     func driver(
         _ mode: LoadDriver.Mode, for length: LoadDriver.Length, warmUp: LoadDriver.Length = .requests(0),
-        drainTimeout: Duration = .seconds(10), progress: LoadProgress = .silent
+        drainTimeout: Duration = .seconds(10), progress: LoadProgress = .silent, interval: Duration = .seconds(1)
     ) -> LoadDriver {
         LoadDriver(
             mode, for: length, warmUp: warmUp, drainTimeout: drainTimeout,
-            clock: LoadClock(scheduler: scheduler, now: { [scheduler] in scheduler.now }), progress: progress)
+            clock: LoadClock(scheduler: scheduler, now: { [scheduler] in scheduler.now }), progress: progress,
+            interval: interval)
     }
 
     /// Answers request `index` with `index` after its service time (and its wait, when serial).
