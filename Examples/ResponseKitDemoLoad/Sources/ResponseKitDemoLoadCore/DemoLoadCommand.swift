@@ -38,10 +38,17 @@ public enum DemoLoadCommand {
         /// Runs the load, prints the report and exits; the answers on `.main` need the main
         /// queue, which `dispatchMain()` services below.
         func run<Value>(_ request: @escaping @Sendable (Int) -> Response<Value>) {
+            let startTime = Date()
             driver.run(on: .main, request).onResult { result in
                 switch result {
                 case .success(let report):
                     ConsoleOutput.standardOutput.writeLine(parsed.json ? report.json : report.table)
+                    do {
+                        try write(report, startedAt: startTime, as: parsed)
+                    } catch {
+                        ConsoleOutput.standardError.writeLine("\(program): \(error)")
+                        exit(1)
+                    }
                     withExtendedLifetime(temporary) {}
                     exit(0)
                 case .failure(let error):
@@ -55,6 +62,16 @@ public enum DemoLoadCommand {
         case .signIn: run(DemoLoadTarget.signIn(dataDirectory: dataDirectory, latency: parsed.latency))
         case .addCity: run(DemoLoadTarget.addCity(dataDirectory: dataDirectory))
         case .echo: run(DemoLoadTarget.echo(on: parsed.answersOnMain ? .main : .immediate))
+        }
+    }
+
+    /// Writes the files `arguments` ask for: the interval log and the percentile distribution.
+    private static func write(_ report: LoadReport, startedAt startTime: Date, as arguments: LoadArguments) throws {
+        if let path = arguments.histogramLogPath {
+            try report.histogramLog(startTime: startTime).text.write(toFile: path, atomically: true, encoding: .utf8)
+        }
+        if let path = arguments.percentileDistributionPath {
+            try report.latencies.percentileDistribution().write(toFile: path, atomically: true, encoding: .utf8)
         }
     }
 }

@@ -14,6 +14,7 @@ public struct LoadArguments: Equatable, Sendable {
             usage: \(program) signin|add-city|echo [--in-flight N | --rate N]
             \(indent)[--duration SECONDS | --requests N] [--warm-up SECONDS]
             \(indent)[--latency MS] [--on main|immediate] [--data-dir DIR] [--json]
+            \(indent)[--hlog FILE] [--hgrm FILE]
               Puts one of the demo's interactors under load; prints throughput and latency percentiles.
                 signin    the demo's sign-in: AuthInteractor over the decorated authentication use case,
                           its fake backend answering after --latency MS per request (default 10), the
@@ -26,6 +27,9 @@ public struct LoadArguments: Equatable, Sendable {
               request's intended start). Measures for --duration SECONDS (default 5) or --requests N,
               after --warm-up SECONDS (default 1) that is not counted. Files go to DIR (default: a
               temporary directory, removed at the end). --json prints the report as JSON.
+              --hlog FILE writes the latencies of each second in HdrHistogram's interval log format,
+              --hgrm FILE their percentile distribution in HdrHistogram's text (milliseconds): what
+              HdrHistogram's tools and plotters read.
             """
     }
 
@@ -55,6 +59,10 @@ public struct LoadArguments: Equatable, Sendable {
     public var dataDirectory: String?
     /// Whether to print JSON rather than a table.
     public var json = false
+    /// Where to write the run's HdrHistogram interval log (`.hlog`), if anywhere.
+    public var histogramLogPath: String?
+    /// Where to write the run's HdrHistogram percentile distribution (`.hgrm`), if anywhere.
+    public var percentileDistributionPath: String?
 
     /// Makes arguments with the defaults.
     ///
@@ -121,6 +129,13 @@ public struct LoadArguments: Equatable, Sendable {
                 parsed.dataDirectory = directory
             case "--json":
                 parsed.json = true
+            case "--hlog", "--hgrm":
+                guard let path = remaining.popFirst(), !path.isEmpty else { return .invalid("\(option) needs a file") }
+                if option == "--hlog" {
+                    parsed.histogramLogPath = path
+                } else {
+                    parsed.percentileDistributionPath = path
+                }
             default:
                 return .invalid(option.hasPrefix("-") ? "unknown option \(option)" : "unexpected argument \(option)")
             }

@@ -23,10 +23,12 @@ struct LoadArgumentsTests {
         expected.answersOnMain = true
         expected.dataDirectory = "/tmp/load"
         expected.json = true
+        expected.histogramLogPath = "run.hlog"
+        expected.percentileDistributionPath = "run.hgrm"
 
         let parsed = LoadArguments.parse([
             "add-city", "--rate", "250.5", "--requests", "2000", "--warm-up", "0.5", "--latency", "3", "--on", "main",
-            "--data-dir", "/tmp/load", "--json",
+            "--data-dir", "/tmp/load", "--json", "--hlog", "run.hlog", "--hgrm", "run.hgrm",
         ])
 
         #expect(parsed == .run(expected))
@@ -48,6 +50,7 @@ struct LoadArgumentsTests {
         arguments: [
             ([], "say what to load: signin, add-city or echo"),
             (["login"], "unknown target login"),
+            (["echo", "--hlog"], "--hlog needs a file"),
             (["--json"], "unknown option --json"),
             (["echo", "--bogus"], "unknown option --bogus"),
             (["echo", "extra"], "unexpected argument extra"),
