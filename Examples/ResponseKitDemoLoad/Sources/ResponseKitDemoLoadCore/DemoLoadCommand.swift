@@ -10,8 +10,9 @@ import ResponseKitLoad
 public enum DemoLoadCommand {
     /// Starts the command with `arguments` (the program's name left out) and returns; the caller
     /// then services the main queue with `dispatchMain()`, where the answers on `.main` arrive.
-    /// The process exits with 0 once the report is printed, 1 when the run failed, and at once
-    /// with 64 for a usage error.
+    /// The process exits with 0 once the report is printed, 99 when it misses a threshold or
+    /// regressed against the baseline (as k6 does), 1 when the run failed, and at once with 64
+    /// for a usage error.
     ///
     /// It returns rather than calling `dispatchMain()` itself, so that nothing of its own is left
     /// on the main thread's stack when `dispatchMain()` ends that thread (LeakSanitizer reports
@@ -33,7 +34,18 @@ public enum DemoLoadCommand {
         // report is out.
         let temporary = parsed.dataDirectory == nil ? TemporaryDirectory() : nil
         let dataDirectory = parsed.dataDirectory ?? temporary!.path
-        let driver = LoadDriver(parsed.mode, for: parsed.length, warmUp: parsed.warmUp)
+        let driver = LoadDriver(parsed.mode, for: parsed.length, warmUp: parsed.warmUp, interval: parsed.interval)
+        // Read before the run, so that a missing or broken baseline costs no run.
+        let baseline: LoadReport?
+        do {
+            baseline = try parsed.baselinePath.map {
+                try JSONDecoder().decode(LoadReport.self, from: Data(contentsOf: URL(fileURLWithPath: $0)))
+            }
+        } catch {
+            ConsoleOutput.standardError.writeLine(
+                "\(program): cannot read the baseline \(parsed.baselinePath ?? ""): \(error)")
+            exit(1)
+        }
 
         /// Runs the load, prints the report and exits; the answers on `.main` need the main
         /// queue, which `dispatchMain()` services below.
@@ -50,7 +62,7 @@ public enum DemoLoadCommand {
                         exit(1)
                     }
                     withExtendedLifetime(temporary) {}
-                    exit(0)
+                    exit(verdict(on: report, against: baseline, as: parsed, program: program))
                 case .failure(let error):
                     ConsoleOutput.standardError.writeLine("\(program): \(error)")
                     exit(1)
@@ -63,6 +75,24 @@ public enum DemoLoadCommand {
         case .addCity: run(DemoLoadTarget.addCity(dataDirectory: dataDirectory))
         case .echo: run(DemoLoadTarget.echo(on: parsed.answersOnMain ? .main : .immediate))
         }
+    }
+
+    /// Says on standard error which thresholds the report misses and how it compares with the
+    /// baseline; returns the exit status: 99 when it misses one or regressed, 0 otherwise.
+    private static func verdict(
+        on report: LoadReport, against baseline: LoadReport?, as arguments: LoadArguments, program: String
+    ) -> Int32 {
+        var failed = false
+        for violation in report.check(arguments.thresholds) {
+            ConsoleOutput.standardError.writeLine("\(program): threshold missed: \(violation)")
+            failed = true
+        }
+        if let baseline {
+            let comparison = LoadComparison(baseline: baseline, current: report, minimumEffect: arguments.minimumEffect)
+            ConsoleOutput.standardError.writeLine("\(program): \(comparison)")
+            failed = failed || !comparison.regressions.isEmpty
+        }
+        return failed ? 99 : 0
     }
 
     /// Writes the files `arguments` ask for: the interval log and the percentile distribution.

@@ -14,7 +14,8 @@ public struct LoadArguments: Equatable, Sendable {
             usage: \(program) signin|add-city|echo [--in-flight N | --rate N]
             \(indent)[--duration SECONDS | --requests N] [--warm-up SECONDS]
             \(indent)[--latency MS] [--on main|immediate] [--data-dir DIR] [--json]
-            \(indent)[--hlog FILE] [--hgrm FILE]
+            \(indent)[--hlog FILE] [--hgrm FILE] [--interval SECONDS]
+            \(indent)[--threshold 'p99 < 50ms']... [--baseline REPORT.json [--min-effect PERCENT]]
               Puts one of the demo's interactors under load; prints throughput and latency percentiles.
                 signin    the demo's sign-in: AuthInteractor over the decorated authentication use case,
                           its fake backend answering after --latency MS per request (default 10), the
@@ -29,7 +30,13 @@ public struct LoadArguments: Equatable, Sendable {
               temporary directory, removed at the end). --json prints the report as JSON.
               --hlog FILE writes the latencies of each second in HdrHistogram's interval log format,
               --hgrm FILE their percentile distribution in HdrHistogram's text (milliseconds): what
-              HdrHistogram's tools and plotters read.
+              HdrHistogram's tools and plotters read. --interval sets their length (default 1).
+              --threshold fails the run (exit status 99) when the report misses it: a latency
+              (p50, p99, p99.9, min, mean, max) against a duration, throughput against answers a
+              second, failed or cancelled against a count or a share (0.1%); repeat it for more.
+              --baseline compares with an earlier run's --json report and fails (99) when p50, p99
+              or throughput is surely worse by more than --min-effect (default 10) percent, judged
+              over the runs' intervals (a 95 % bootstrap interval), so noise does not fail it.
             """
     }
 
@@ -63,6 +70,14 @@ public struct LoadArguments: Equatable, Sendable {
     public var histogramLogPath: String?
     /// Where to write the run's HdrHistogram percentile distribution (`.hgrm`), if anywhere.
     public var percentileDistributionPath: String?
+    /// How long each of the report's intervals lasts.
+    public var interval = Duration.seconds(1)
+    /// The pass marks the run must meet.
+    public var thresholds: [LoadThreshold] = []
+    /// An earlier run's JSON report to compare with, if any.
+    public var baselinePath: String?
+    /// How much worse, at least, a figure must surely be to fail against the baseline.
+    public var minimumEffect = 0.1
 
     /// Makes arguments with the defaults.
     ///
@@ -129,6 +144,28 @@ public struct LoadArguments: Equatable, Sendable {
                 parsed.dataDirectory = directory
             case "--json":
                 parsed.json = true
+            case "--interval":
+                guard let seconds = number(atLeast: 0.001) else {
+                    return .invalid("--interval needs seconds, at least 0.001, such as 1")
+                }
+                parsed.interval = .seconds(seconds)
+            case "--threshold":
+                guard let text = remaining.popFirst() else {
+                    return .invalid("--threshold needs a threshold, such as 'p99 < 50ms'")
+                }
+                do {
+                    parsed.thresholds.append(try LoadThreshold(text))
+                } catch {
+                    return .invalid("\(error)")
+                }
+            case "--baseline":
+                guard let path = remaining.popFirst(), !path.isEmpty else { return .invalid("--baseline needs a file") }
+                parsed.baselinePath = path
+            case "--min-effect":
+                guard let percent = number(atLeast: 0) else {
+                    return .invalid("--min-effect needs a percentage, such as 10")
+                }
+                parsed.minimumEffect = percent / 100
             case "--hlog", "--hgrm":
                 guard let path = remaining.popFirst(), !path.isEmpty else { return .invalid("\(option) needs a file") }
                 if option == "--hlog" {

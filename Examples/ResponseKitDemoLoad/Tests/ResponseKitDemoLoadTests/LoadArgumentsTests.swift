@@ -14,7 +14,7 @@ struct LoadArgumentsTests {
         #expect(!defaults.json && !defaults.answersOnMain && defaults.dataDirectory == nil)
     }
 
-    @Test func everyOption_isRead() {
+    @Test func everyOption_isRead() throws {
         var expected = LoadArguments(target: .addCity)
         expected.mode = .openLoop(perSecond: 250.5)
         expected.length = .requests(2_000)
@@ -25,10 +25,15 @@ struct LoadArgumentsTests {
         expected.json = true
         expected.histogramLogPath = "run.hlog"
         expected.percentileDistributionPath = "run.hgrm"
+        expected.interval = .milliseconds(250)
+        expected.thresholds = [try LoadThreshold("p99 < 50ms"), try LoadThreshold("failed < 0.1%")]
+        expected.baselinePath = "main.json"
+        expected.minimumEffect = 0.05
 
         let parsed = LoadArguments.parse([
             "add-city", "--rate", "250.5", "--requests", "2000", "--warm-up", "0.5", "--latency", "3", "--on", "main",
-            "--data-dir", "/tmp/load", "--json", "--hlog", "run.hlog", "--hgrm", "run.hgrm",
+            "--data-dir", "/tmp/load", "--json", "--hlog", "run.hlog", "--hgrm", "run.hgrm", "--interval", "0.25",
+            "--threshold", "p99 < 50ms", "--threshold", "failed < 0.1%", "--baseline", "main.json", "--min-effect", "5",
         ])
 
         #expect(parsed == .run(expected))
@@ -51,6 +56,11 @@ struct LoadArgumentsTests {
             ([], "say what to load: signin, add-city or echo"),
             (["login"], "unknown target login"),
             (["echo", "--hlog"], "--hlog needs a file"),
+            (
+                ["echo", "--threshold", "p99 < soon"],
+                "threshold \"p99 < soon\": a latency needs a duration with its unit, such as 50ms (ns, us, ms, s)"
+            ),
+            (["echo", "--interval", "0"], "--interval needs seconds, at least 0.001, such as 1"),
             (["--json"], "unknown option --json"),
             (["echo", "--bogus"], "unknown option --bogus"),
             (["echo", "extra"], "unexpected argument extra"),
