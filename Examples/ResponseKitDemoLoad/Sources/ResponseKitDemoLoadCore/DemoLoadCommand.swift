@@ -56,7 +56,7 @@ public enum DemoLoadCommand {
                 case .success(let report):
                     ConsoleOutput.standardOutput.writeLine(parsed.json ? report.json : report.table)
                     do {
-                        try write(report, startedAt: startTime, as: parsed)
+                        try write(report, startedAt: startTime, baseline: baseline, as: parsed, program: program)
                     } catch {
                         ConsoleOutput.standardError.writeLine("\(program): \(error)")
                         exit(1)
@@ -96,12 +96,32 @@ public enum DemoLoadCommand {
     }
 
     /// Writes the files `arguments` ask for: the interval log and the percentile distribution.
-    private static func write(_ report: LoadReport, startedAt startTime: Date, as arguments: LoadArguments) throws {
+    private static func write(
+        _ report: LoadReport, startedAt startTime: Date, baseline: LoadReport?, as arguments: LoadArguments,
+        program: String
+    ) throws {
+        if let path = arguments.pagePath {
+            let runs =
+                [("this run: \(report.mode.summaryForPage)", report)] + (baseline.map { [("baseline", $0)] } ?? [])
+            let title = "\(program) \(arguments.target.rawValue)"
+            try LoadReportPage(title: title, runs: runs).html.write(toFile: path, atomically: true, encoding: .utf8)
+        }
         if let path = arguments.histogramLogPath {
             try report.histogramLog(startTime: startTime).text.write(toFile: path, atomically: true, encoding: .utf8)
         }
         if let path = arguments.percentileDistributionPath {
             try report.latencies.percentileDistribution().write(toFile: path, atomically: true, encoding: .utf8)
+        }
+    }
+}
+
+extension LoadDriver.Mode {
+    /// `64 in flight` or `1,000 a second`, for a page's heading.
+    fileprivate var summaryForPage: String {
+        switch self {
+        case .closedLoop(let inFlight): "\(inFlight) in flight"
+        case .openLoop(let perSecond):
+            "\(perSecond == perSecond.rounded() ? "\(Int(perSecond))" : "\(perSecond)") a second"
         }
     }
 }

@@ -14,7 +14,7 @@ public struct LoadArguments: Equatable, Sendable {
             usage: \(program) signin|add-city|echo [--in-flight N | --rate N]
             \(indent)[--duration SECONDS | --requests N] [--warm-up SECONDS]
             \(indent)[--latency MS] [--on main|immediate] [--data-dir DIR] [--json]
-            \(indent)[--hlog FILE] [--hgrm FILE] [--interval SECONDS]
+            \(indent)[--html FILE] [--hlog FILE] [--hgrm FILE] [--interval SECONDS]
             \(indent)[--threshold 'p99 < 50ms']... [--baseline REPORT.json [--min-effect PERCENT]]
               Puts one of the demo's interactors under load; prints throughput and latency percentiles.
                 signin    the demo's sign-in: AuthInteractor over the decorated authentication use case,
@@ -28,6 +28,8 @@ public struct LoadArguments: Equatable, Sendable {
               request's intended start). Measures for --duration SECONDS (default 5) or --requests N,
               after --warm-up SECONDS (default 1) that is not counted. Files go to DIR (default: a
               temporary directory, removed at the end). --json prints the report as JSON.
+              --html FILE writes a page with the run's pictures (the latency by percentile, and
+              throughput, p50 and p99 over the run; beside the baseline's, with --baseline).
               --hlog FILE writes the latencies of each second in HdrHistogram's interval log format,
               --hgrm FILE their percentile distribution in HdrHistogram's text (milliseconds): what
               HdrHistogram's tools and plotters read. --interval sets their length (default 1).
@@ -66,6 +68,8 @@ public struct LoadArguments: Equatable, Sendable {
     public var dataDirectory: String?
     /// Whether to print JSON rather than a table.
     public var json = false
+    /// Where to write the run's page of pictures (HTML), if anywhere.
+    public var pagePath: String?
     /// Where to write the run's HdrHistogram interval log (`.hlog`), if anywhere.
     public var histogramLogPath: String?
     /// Where to write the run's HdrHistogram percentile distribution (`.hgrm`), if anywhere.
@@ -166,12 +170,12 @@ public struct LoadArguments: Equatable, Sendable {
                     return .invalid("--min-effect needs a percentage, such as 10")
                 }
                 parsed.minimumEffect = percent / 100
-            case "--hlog", "--hgrm":
+            case "--html", "--hlog", "--hgrm":
                 guard let path = remaining.popFirst(), !path.isEmpty else { return .invalid("\(option) needs a file") }
-                if option == "--hlog" {
-                    parsed.histogramLogPath = path
-                } else {
-                    parsed.percentileDistributionPath = path
+                switch option {
+                case "--html": parsed.pagePath = path
+                case "--hlog": parsed.histogramLogPath = path
+                default: parsed.percentileDistributionPath = path
                 }
             default:
                 return .invalid(option.hasPrefix("-") ? "unknown option \(option)" : "unexpected argument \(option)")
