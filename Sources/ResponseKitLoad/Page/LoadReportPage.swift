@@ -160,7 +160,7 @@ public struct LoadReportPage: Sendable {
         let (scale, unit) = latencyUnit(for: p99.map(\.y).max() ?? 0)
         let (yTicks, top) = SVGChart.linearTicks(upTo: (p99.map(\.y).max() ?? 0) / scale) { tickLabel($0, unit) }
         let (xTicks, right) = timeTicks(
-            upTo: report.intervals.map { Double(($0.start + $0.length).loadNanoseconds) / 1e9 }.max() ?? 0)
+            upTo: drawnIntervals(of: report).map { Double(($0.start + $0.length).loadNanoseconds) / 1e9 }.max() ?? 0)
         return SVGChart(
             title: "Latency over the run", xLabel: "time (s)", yLabel: "latency (\(unit))", xTicks: xTicks,
             yTicks: yTicks,
