@@ -139,6 +139,16 @@ public final class ServiceRunner {
     var hasLoggedNotificationFailure = false
     /// Where the runner is: changed only through its transitions, which say what to do next.
     var state: ServiceRunnerState
+    /// Whether, and past what stall, the runner sends ``LifecycleEvent/didReceiveMemoryWarning``.
+    public let memoryPressure: MemoryPressureWatch
+    /// Where the runner looks for a memory-pressure file without systemd's variables: the real
+    /// places, or a test's.
+    let memoryPressurePlaces: MemoryPressureFile.Places
+    /// Watches memory pressure; `nil` when off, refused, before ``launch()`` and after the shutdown began.
+    var memoryPressureMonitor: MemoryPressureMonitor?
+    /// Whether the monitor's reports still become warnings, and when the last was sent; `nil`
+    /// until a monitor runs.
+    var memoryPressureState: MemoryPressureState?
 
     /// Makes a runner for `manager`, which must not be started yet: the runner starts it.
     ///
@@ -150,6 +160,9 @@ public final class ServiceRunner {
     ///     `signals`, if you like) for a terminal program that should end when its terminal closes.
     ///   - startFailurePolicy: what a failed start leads to: ``StartFailurePolicy/keepRunning``
     ///     without the service (the default) or ``StartFailurePolicy/shutDown`` at once.
+    ///   - memoryPressure: when to send ``LifecycleEvent/didReceiveMemoryWarning``: by default
+    ///     at a stall of 200 ms in 2 s; ``MemoryPressureWatch/threshold(stall:window:)`` for
+    ///     another, or ``MemoryPressureWatch/off``.
     ///   - log: told what the runner does, one line at a time. By default writes to standard error.
     ///
     /// - Warning: A signal cannot both shut down and reload: the initializer traps when
@@ -159,6 +172,7 @@ public final class ServiceRunner {
         signals: [Int32] = [SIGINT, SIGTERM],
         reloadSignals: [Int32] = [SIGHUP],
         startFailurePolicy: StartFailurePolicy = .keepRunning,
+        memoryPressure: MemoryPressureWatch = .default,
         log: @escaping @MainActor (String) -> Void = ServiceRunner.writeToStandardError
     ) {
         self.init(
@@ -166,6 +180,7 @@ public final class ServiceRunner {
             signals: signals,
             reloadSignals: reloadSignals,
             startFailurePolicy: startFailurePolicy,
+            memoryPressure: memoryPressure,
             log: log,
             environment: ProcessInfo.processInfo.environment,
             exit: { Foundation.exit($0) }
@@ -174,12 +189,15 @@ public final class ServiceRunner {
 
     /// Makes a runner that reads `environment` and ends the process through `exit`: tests pass an
     /// environment of their own (no process-wide variable, so tests may run in parallel) and a
-    /// closure that records the status.
+    /// closure that records the status. Memory pressure is not watched unless a test asks, at the
+    /// `memoryPressurePlaces` it gives.
     init(
         manager: ServiceManager,
         signals: [Int32],
         reloadSignals: [Int32] = [],
         startFailurePolicy: StartFailurePolicy = .keepRunning,
+        memoryPressure: MemoryPressureWatch = .off,
+        memoryPressurePlaces: MemoryPressureFile.Places = MemoryPressureFile.Places(),
         log: @escaping @MainActor (String) -> Void,
         environment: [String: String] = [:],
         exit: @escaping @MainActor (Int32) -> Void
@@ -190,6 +208,8 @@ public final class ServiceRunner {
         self.signals = signals
         self.reloadSignals = reloadSignals
         self.state = ServiceRunnerState(startFailurePolicy: startFailurePolicy)
+        self.memoryPressure = memoryPressure
+        self.memoryPressurePlaces = memoryPressurePlaces
         self.log = log
         self.environment = environment
         self.exit = exit
@@ -239,6 +259,8 @@ public final class ServiceRunner {
     func launch() {
         guard state.phase == .launching else { return }
         connectToSupervisor()
+        // Before the start, which may end in a shutdown (a failed start under `shutDown`), which stops it.
+        watchMemoryPressure()
         manager.startFailureObserver = { [weak self] failure in self?.serviceFailedToStart(failure) }
         let starting: Response<Void>
         do {
@@ -294,8 +316,10 @@ public final class ServiceRunner {
         case .shutDown:
             log("\(reason); shutting down")
             notifySupervisor(["STOPPING=1", "STATUS=shutting down: \(reason)"])
+            stopWatchingMemoryPressure()
             shutDown()
         case .exit(let status):
+            stopWatchingMemoryPressure()
             exit(status)
         }
     }
