@@ -56,6 +56,10 @@ import Musl
 /// running; a failed reload does not change the exit status. A request during a reload is served
 /// by one more reload after it; one while starting or shutting down is ignored.
 ///
+/// While running, the runner also sends ``LifecycleEvent/didReceiveMemoryWarning`` when the
+/// system is short of memory, at most once per window (see below), so that services drop caches
+/// before the kernel has to reclaim or kill.
+///
 /// The runner reports what it does as lines on standard error, such as
 /// `ServiceRunner: received SIGTERM; shutting down`.
 ///
@@ -99,6 +103,20 @@ import Musl
 ///
 /// Without `$NOTIFY_SOCKET` nothing is sent. The runner logs the socket and the watchdog's interval
 /// at launch, and any message that could not be sent.
+///
+/// ## Memory pressure
+/// On Linux the runner asks the kernel's pressure stall information (PSI) to say when tasks waited
+/// for memory longer than the ``MemoryPressureWatch`` threshold (by default 200 ms in any 2 s, as
+/// systemd's `MemoryPressureThresholdSec=`): it writes a trigger such as `some 200000 2000000` into
+/// the file that `$MEMORY_PRESSURE_WATCH` names (systemd's `MemoryPressureWatch=`; `/dev/null`
+/// means off), with the trigger `$MEMORY_PRESSURE_WRITE` gives when set; without those, into the
+/// `memory.pressure` of the process's cgroup, else `/proc/pressure/memory`. A thread of the
+/// runner's waits for the kernel's notifications and hands each to the main queue, where it
+/// becomes ``LifecycleEvent/didReceiveMemoryWarning``, at most one per window, for the running
+/// services. The runner logs the file it watches, or why none (no PSI, a trigger the kernel
+/// refuses): the app runs on either way. On Apple platforms Dispatch's memory-pressure source
+/// (warning and critical) sends the same event. The watch ends when the shutdown begins: no
+/// warning follows `willTerminate`.
 ///
 /// ## Threading
 /// Call ``run()`` from the main thread (top-level code in `main.swift`). It runs the main run
