@@ -94,13 +94,14 @@ final class MemoryPressureMonitor {
         self.finished = finished
         let wakeReceiver = ends[0]
         let thread = Thread {
+            // So that `ps -L` and `top -H` show what it is: at most 15 bytes, or Linux keeps no name.
+            Thread.current.name = "memory pressure"
             let reason = MemoryPressureMonitor.watch(descriptor, for: events, until: wakeReceiver, report: report)
             if let reason {
                 DispatchQueue.main.async { report(.ended(reason: "\(name): \(reason)")) }
             }
             finished.signal()
         }
-        thread.name = "ResponseKit memory pressure"
         thread.start()
     }
 

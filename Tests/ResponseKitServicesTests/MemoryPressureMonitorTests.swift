@@ -28,6 +28,17 @@ struct MemoryPressureMonitorTests {
         try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(descriptor)")
     }
 
+    /// Where each of this process's threads named as the monitor names its thread waits
+    /// (`/proc/self/task/<id>/wchan`, such as `poll_schedule_timeout.constprop.0`).
+    static func monitorThreadsWaiting() -> [String] {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
+        return tasks.compactMap { task in
+            let name = try? String(contentsOfFile: "/proc/self/task/\(task)/comm", encoding: .utf8)
+            guard name == "memory pressure\n" else { return nil }
+            return (try? String(contentsOfFile: "/proc/self/task/\(task)/wchan", encoding: .utf8)) ?? ""
+        }
+    }
+
     /// A pipe whose read end stands in for a PSI file: a byte written is a report.
     struct StandIn {
         let readEnd: Int32
@@ -167,14 +178,20 @@ struct MemoryPressureMonitorTests {
         monitor.stop()  // the thread has returned already; the stop closes the files
     }
 
-    @Test func stop_endsTheThreadWhileItWaits_andClosesTheFile() throws {
+    @Test func stop_endsTheThreadWhileItWaits_andClosesTheFile() async throws {
         let standIn = try StandIn()
         let pipeName = try #require(Self.target(of: standIn.readEnd))
-        let monitor = try MemoryPressureMonitor(watching: standIn.readEnd, for: Int16(POLLIN), name: "stand-in") { _ in
+        let reports = Reports()
+        let monitor = try MemoryPressureMonitor(watching: standIn.readEnd, for: Int16(POLLIN), name: "stand-in") {
+            reports.record($0)
         }
+        standIn.report()
+        _ = await outcome(of: reports.arrived(1))  // the thread runs its loop
+        #expect(!Self.monitorThreadsWaiting().isEmpty)
 
         monitor.stop()  // returns only once the thread has returned from its loop
 
+        #expect(!Self.monitorThreadsWaiting().contains { $0.contains("poll") }, "no thread left waiting in poll")
         #expect(Self.target(of: standIn.readEnd) != pipeName)
         close(standIn.writeEnd)
     }
