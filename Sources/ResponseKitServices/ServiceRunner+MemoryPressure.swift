@@ -24,7 +24,8 @@ extension ServiceRunner {
                 continue
             }
             memoryPressureState = MemoryPressureState(window: file.window)
-            log("watching memory pressure at \(file.path) (trigger \"\(file.trigger)\")")
+            let refused = refusals.isEmpty ? "" : "; \(refusals.joined(separator: "; "))"
+            log("watching memory pressure at \(file.path) (trigger \"\(file.trigger)\")\(refused)")
             return
         }
         log("not watching memory pressure: \(refusals.joined(separator: "; "))")

@@ -56,9 +56,10 @@ import Musl
 /// running; a failed reload does not change the exit status. A request during a reload is served
 /// by one more reload after it; one while starting or shutting down is ignored.
 ///
-/// While running, the runner also sends ``LifecycleEvent/didReceiveMemoryWarning`` when the
-/// system is short of memory, at most once per window (see below), so that services drop caches
-/// before the kernel has to reclaim or kill.
+/// From launch until the shutdown begins, the runner also sends
+/// ``LifecycleEvent/didReceiveMemoryWarning`` to the running services when the system is short of
+/// memory, at most once per window (see below), so that they drop caches before the kernel has to
+/// reclaim harder or kill.
 ///
 /// The runner reports what it does as lines on standard error, such as
 /// `ServiceRunner: received SIGTERM; shutting down`.

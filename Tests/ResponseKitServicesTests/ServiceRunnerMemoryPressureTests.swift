@@ -87,9 +87,11 @@ extension MemoryPressureMonitorTests {
 
             await launch(runner, waitingFor: service)
 
+            let groupFile = directory.path + "/cgroup/app.service/memory.pressure"
             #expect(
                 logged.lines.contains(
-                    "watching memory pressure at /proc/pressure/memory (trigger \"some 100000 2000000\")"))
+                    "watching memory pressure at /proc/pressure/memory (trigger \"some 100000 2000000\"); "
+                        + "cannot open \(groupFile): Is a directory"))
             #expect(runner.memoryPressureMonitor != nil)
         }
 
