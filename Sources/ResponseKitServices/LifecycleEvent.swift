@@ -50,6 +50,9 @@ public struct LifecycleEvent: Hashable, Sendable, CustomStringConvertible {
     /// The app is about to come back to the foreground.
     public static let willEnterForeground = LifecycleEvent(name: "willEnterForeground")
     /// The system is short of memory: drop caches and anything else that can be rebuilt.
+    /// ``ServiceRunner`` sends it from the kernel's memory-pressure notifications on Linux (see
+    /// ``ServiceRunner/MemoryPressureWatch``) and from Dispatch's on Apple platforms, at most once
+    /// per window.
     public static let didReceiveMemoryWarning = LifecycleEvent(name: "didReceiveMemoryWarning")
     /// The app was asked to reload its configuration: read the files again, reopen the logs,
     /// rotate what needs rotating, without a restart. ``ServiceRunner`` sends it on SIGHUP (what

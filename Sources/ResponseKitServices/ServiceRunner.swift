@@ -56,6 +56,11 @@ import Musl
 /// running; a failed reload does not change the exit status. A request during a reload is served
 /// by one more reload after it; one while starting or shutting down is ignored.
 ///
+/// From launch until the shutdown begins, the runner also sends
+/// ``LifecycleEvent/didReceiveMemoryWarning`` to the running services when the system is short of
+/// memory, at most once per window (see below), so that they drop caches before the kernel has to
+/// reclaim harder or kill.
+///
 /// The runner reports what it does as lines on standard error, such as
 /// `ServiceRunner: received SIGTERM; shutting down`.
 ///
@@ -100,6 +105,20 @@ import Musl
 /// Without `$NOTIFY_SOCKET` nothing is sent. The runner logs the socket and the watchdog's interval
 /// at launch, and any message that could not be sent.
 ///
+/// ## Memory pressure
+/// On Linux the runner asks the kernel's pressure stall information (PSI) to say when tasks waited
+/// for memory longer than the ``MemoryPressureWatch`` threshold (by default 200 ms in any 2 s, as
+/// systemd's `MemoryPressureThresholdSec=`): it writes a trigger such as `some 200000 2000000` into
+/// the file that `$MEMORY_PRESSURE_WATCH` names (systemd's `MemoryPressureWatch=`; `/dev/null`
+/// means off), with the trigger `$MEMORY_PRESSURE_WRITE` gives when set; without those, into the
+/// `memory.pressure` of the process's cgroup, else `/proc/pressure/memory`. A thread of the
+/// runner's waits for the kernel's notifications and hands each to the main queue, where it
+/// becomes ``LifecycleEvent/didReceiveMemoryWarning``, at most one per window, for the running
+/// services. The runner logs the file it watches, or why none (no PSI, a trigger the kernel
+/// refuses): the app runs on either way. On Apple platforms Dispatch's memory-pressure source
+/// (warning and critical) sends the same event. The watch ends when the shutdown begins: no
+/// warning follows `willTerminate`.
+///
 /// ## Threading
 /// Call ``run()`` from the main thread (top-level code in `main.swift`). It runs the main run
 /// loop, which drains the main queue *on the main thread*. Unlike `dispatchMain()`, which on
@@ -139,6 +158,16 @@ public final class ServiceRunner {
     var hasLoggedNotificationFailure = false
     /// Where the runner is: changed only through its transitions, which say what to do next.
     var state: ServiceRunnerState
+    /// Whether, and past what stall, the runner sends ``LifecycleEvent/didReceiveMemoryWarning``.
+    public let memoryPressure: MemoryPressureWatch
+    /// Where the runner looks for a memory-pressure file without systemd's variables: the real
+    /// places, or a test's.
+    let memoryPressurePlaces: MemoryPressureFile.Places
+    /// Watches memory pressure; `nil` when off, refused, before ``launch()`` and after the shutdown began.
+    var memoryPressureMonitor: MemoryPressureMonitor?
+    /// Whether the monitor's reports still become warnings, and when the last was sent; `nil`
+    /// until a monitor runs.
+    var memoryPressureState: MemoryPressureState?
 
     /// Makes a runner for `manager`, which must not be started yet: the runner starts it.
     ///
@@ -150,6 +179,9 @@ public final class ServiceRunner {
     ///     `signals`, if you like) for a terminal program that should end when its terminal closes.
     ///   - startFailurePolicy: what a failed start leads to: ``StartFailurePolicy/keepRunning``
     ///     without the service (the default) or ``StartFailurePolicy/shutDown`` at once.
+    ///   - memoryPressure: when to send ``LifecycleEvent/didReceiveMemoryWarning``: by default
+    ///     at a stall of 200 ms in 2 s; ``MemoryPressureWatch/threshold(stall:window:)`` for
+    ///     another, or ``MemoryPressureWatch/off``.
     ///   - log: told what the runner does, one line at a time. By default writes to standard error.
     ///
     /// - Warning: A signal cannot both shut down and reload: the initializer traps when
@@ -159,6 +191,7 @@ public final class ServiceRunner {
         signals: [Int32] = [SIGINT, SIGTERM],
         reloadSignals: [Int32] = [SIGHUP],
         startFailurePolicy: StartFailurePolicy = .keepRunning,
+        memoryPressure: MemoryPressureWatch = .default,
         log: @escaping @MainActor (String) -> Void = ServiceRunner.writeToStandardError
     ) {
         self.init(
@@ -166,6 +199,7 @@ public final class ServiceRunner {
             signals: signals,
             reloadSignals: reloadSignals,
             startFailurePolicy: startFailurePolicy,
+            memoryPressure: memoryPressure,
             log: log,
             environment: ProcessInfo.processInfo.environment,
             exit: { Foundation.exit($0) }
@@ -174,12 +208,15 @@ public final class ServiceRunner {
 
     /// Makes a runner that reads `environment` and ends the process through `exit`: tests pass an
     /// environment of their own (no process-wide variable, so tests may run in parallel) and a
-    /// closure that records the status.
+    /// closure that records the status. Memory pressure is not watched unless a test asks, at the
+    /// `memoryPressurePlaces` it gives.
     init(
         manager: ServiceManager,
         signals: [Int32],
         reloadSignals: [Int32] = [],
         startFailurePolicy: StartFailurePolicy = .keepRunning,
+        memoryPressure: MemoryPressureWatch = .off,
+        memoryPressurePlaces: MemoryPressureFile.Places = MemoryPressureFile.Places(),
         log: @escaping @MainActor (String) -> Void,
         environment: [String: String] = [:],
         exit: @escaping @MainActor (Int32) -> Void
@@ -190,6 +227,8 @@ public final class ServiceRunner {
         self.signals = signals
         self.reloadSignals = reloadSignals
         self.state = ServiceRunnerState(startFailurePolicy: startFailurePolicy)
+        self.memoryPressure = memoryPressure
+        self.memoryPressurePlaces = memoryPressurePlaces
         self.log = log
         self.environment = environment
         self.exit = exit
@@ -239,6 +278,8 @@ public final class ServiceRunner {
     func launch() {
         guard state.phase == .launching else { return }
         connectToSupervisor()
+        // Before the start, which may end in a shutdown (a failed start under `shutDown`), which stops it.
+        watchMemoryPressure()
         manager.startFailureObserver = { [weak self] failure in self?.serviceFailedToStart(failure) }
         let starting: Response<Void>
         do {
@@ -294,8 +335,10 @@ public final class ServiceRunner {
         case .shutDown:
             log("\(reason); shutting down")
             notifySupervisor(["STOPPING=1", "STATUS=shutting down: \(reason)"])
+            stopWatchingMemoryPressure()
             shutDown()
         case .exit(let status):
+            stopWatchingMemoryPressure()
             exit(status)
         }
     }

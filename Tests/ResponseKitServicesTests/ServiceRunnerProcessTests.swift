@@ -164,11 +164,16 @@ final class FixtureRun {
 
     /// Starts the fixture in `mode`, with `environment` added to this process's (systemd's
     /// variables left out), reading standard input from the test when it `takesInput`.
+    ///
+    /// Memory pressure is not watched (`MEMORY_PRESSURE_WATCH=/dev/null`) unless `environment`
+    /// says otherwise: a warning from the machine's real pressure would add an event to what the
+    /// tests expect the services to say.
     init(mode: String, environment: [String: String] = [:], takesInput: Bool = false) throws {
         logFile = FileManager.default.temporaryDirectory
             .appendingPathComponent("ServiceRunnerFixture-\(UUID().uuidString).log")
+        let variables = ["MEMORY_PRESSURE_WATCH": "/dev/null"].merging(environment) { _, given in given }
         process = try ChildProcess(
-            try FixtureBinary.url(), arguments: [mode, logFile.path], environment: environment, takesInput: takesInput)
+            try FixtureBinary.url(), arguments: [mode, logFile.path], environment: variables, takesInput: takesInput)
     }
 
     deinit {

@@ -95,6 +95,9 @@ extension ServiceRunnerProcessTests.Systemd {
 
         #expect(supervisor.nextBlocking()?.hasPrefix("RELOADING=1\nMONOTONIC_USEC=") == true)
         #expect(supervisor.nextBlocking() == "READY=1\nSTATUS=running")
+        // The lines come through the output pipe, read by a thread of ChildProcess's: written before
+        // the datagram was sent, but maybe not read yet when it arrives.
+        #expect(run.process.waitForLine("event announcer didReceiveReloadRequest"))
         #expect(
             run.said(afterReady: true) == [
                 "event database didReceiveReloadRequest", "event announcer didReceiveReloadRequest",
