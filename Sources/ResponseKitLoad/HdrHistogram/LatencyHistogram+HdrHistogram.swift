@@ -44,22 +44,7 @@ extension LatencyHistogram {
         payload.put64(Self.hdrHighestTrackableValue)
         payload.put64(Double(1).bitPattern)  // integer-to-double conversion ratio
         let headerLength = payload.bytes.count
-        let counts = hdrCounts
-        var index = 0
-        while index < counts.count {
-            let count = counts[index]
-            index += 1
-            if count == 0 {
-                var zeros: Int64 = 1
-                while index < counts.count, counts[index] == 0 {
-                    zeros += 1
-                    index += 1
-                }
-                payload.putZigZag(zeros > 1 ? -zeros : 0)
-            } else {
-                payload.putZigZag(Int64(clamping: count))
-            }
-        }
+        payload.putRunLengths(of: hdrCounts)
         payload.set32(UInt32(payload.bytes.count - headerLength), at: 4)
         let compressed = Zlib.wrap(payload.bytes)
         var outer = ByteWriter()
@@ -205,9 +190,63 @@ struct HdrLayout {
     }
 }
 
+/// A histogram packed as HdrHistogram packs its counters (ZigZag LEB128 numbers, a run of empty
+/// buckets as one negative number), with its exact figures beside them: what a run keeps for each
+/// of its intervals, about a kilobyte where the counters take up to 58.
+@available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+struct PackedLatencyHistogram: Sendable {
+    private let counts: [UInt8]
+    private let minimum: UInt64
+    private let maximum: UInt64
+    private let total: UInt64
+
+    init(_ histogram: LatencyHistogram) {
+        var writer = ByteWriter()
+        writer.putRunLengths(of: histogram.countsByBucket)
+        counts = writer.bytes
+        (minimum, maximum, total) = histogram.exactFigures
+    }
+
+    /// The histogram again, equal to the one packed.
+    var histogram: LatencyHistogram {
+        var reader = ByteReader(counts)
+        var buckets: [(lowestNanoseconds: UInt64, count: UInt64)] = []
+        var index = 0
+        // Read back what `init` wrote: it cannot be cut short.
+        while reader.remaining > 0, let value = try? reader.getZigZag() {
+            if value < 0 {
+                index += Int(-value)
+            } else {
+                if value > 0 { buckets.append((LatencyHistogram.range(ofBucket: index).lowest, UInt64(value))) }
+                index += 1
+            }
+        }
+        return LatencyHistogram(buckets: buckets, minimum: minimum, maximum: maximum, total: total)
+    }
+}
+
 /// Big-endian writing, as HdrHistogram's `ByteBuffer`s write.
 private struct ByteWriter {
     var bytes: [UInt8] = []
+
+    /// HdrHistogram's counters: each count as a number, a run of zeros as its negated length.
+    mutating func putRunLengths(of counts: [UInt64]) {
+        var index = 0
+        while index < counts.count {
+            let count = counts[index]
+            index += 1
+            if count == 0 {
+                var zeros: Int64 = 1
+                while index < counts.count, counts[index] == 0 {
+                    zeros += 1
+                    index += 1
+                }
+                putZigZag(zeros > 1 ? -zeros : 0)
+            } else {
+                putZigZag(Int64(clamping: count))
+            }
+        }
+    }
 
     mutating func put32(_ value: UInt32) {
         for shift in stride(from: 24, through: 0, by: -8) { bytes.append(UInt8(truncatingIfNeeded: value >> shift)) }

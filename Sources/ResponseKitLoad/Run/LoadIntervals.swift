@@ -1,7 +1,7 @@
 /// The intervals of a run so far: latency and throughput over time, in bounded memory.
 ///
-/// Each interval's histogram holds only the counters up to its largest latency (about 20 KB for
-/// latencies of microseconds to seconds). So that a long run does not grow without end, at most
+/// Each interval's histogram is kept packed as HdrHistogram packs its counters (about a kilobyte).
+/// So that a long run does not grow without end, at most
 /// ``limit`` intervals are kept: when a run passes that many, neighbours are merged in pairs,
 /// each merged interval lasting twice as long (a ten-minute run at the default second keeps all
 /// 600; a day keeps about 675 of two minutes and eight seconds).
@@ -10,8 +10,21 @@ struct LoadIntervals {
     /// The most intervals kept.
     static let limit = 1_000
 
+    /// An interval that ended, its histogram packed.
+    private struct Closed {
+        var start: Duration
+        var length: Duration
+        var latencies: PackedLatencyHistogram
+    }
+
+    /// The intervals that ended, oldest first, each histogram packed: about a kilobyte each, so
+    /// that a run's memory stays flat however long it lasts (a 10-minute run: Benchmarks/README.md).
+    private var packed: [Closed] = []
+
     /// The intervals that ended, oldest first.
-    private(set) var closed: [HistogramLog.Interval] = []
+    var closed: [HistogramLog.Interval] {
+        packed.map { HistogramLog.Interval(start: $0.start, length: $0.length, histogram: $0.latencies.histogram) }
+    }
     /// Where the next interval starts, in nanoseconds from the run's start.
     private var nextStart: UInt64 = 0
     /// The report was made: an interval timer that was already running when the run finished
@@ -30,32 +43,39 @@ struct LoadIntervals {
         guard !isFinished else { return }
         guard end > nextStart else {
             // The run ended on a boundary: the answers (if any) join the last interval.
-            if !latencies.isEmpty, !closed.isEmpty { closed[closed.count - 1].histogram.merge(latencies) }
+            if !latencies.isEmpty, let last = packed.last {
+                var merged = last.latencies.histogram
+                merged.merge(latencies)
+                packed[packed.count - 1].latencies = PackedLatencyHistogram(merged)
+            }
             return
         }
         defer { nextStart = end }
         guard end > measuredFrom || !latencies.isEmpty else { return }
-        closed.append(
-            HistogramLog.Interval(
-                start: .nanoseconds(nextStart), length: .nanoseconds(end - nextStart), histogram: latencies))
-        if closed.count > Self.limit { halve() }
+        packed.append(
+            Closed(
+                start: .nanoseconds(nextStart), length: .nanoseconds(end - nextStart),
+                latencies: PackedLatencyHistogram(latencies)))
+        if packed.count > Self.limit { halve() }
     }
 
     /// Merges neighbouring intervals in pairs.
     private mutating func halve() {
-        var merged: [HistogramLog.Interval] = []
-        merged.reserveCapacity(closed.count / 2 + 1)
+        var merged: [Closed] = []
+        merged.reserveCapacity(packed.count / 2 + 1)
         var index = 0
-        while index < closed.count {
-            var interval = closed[index]
-            if index + 1 < closed.count {
-                let next = closed[index + 1]
+        while index < packed.count {
+            var interval = packed[index]
+            if index + 1 < packed.count {
+                let next = packed[index + 1]
                 interval.length = next.start + next.length - interval.start
-                interval.histogram.merge(next.histogram)
+                var latencies = interval.latencies.histogram
+                latencies.merge(next.latencies.histogram)
+                interval.latencies = PackedLatencyHistogram(latencies)
             }
             merged.append(interval)
             index += 2
         }
-        closed = merged
+        packed = merged
     }
 }
