@@ -71,7 +71,8 @@ public enum DemoLoadCommand {
         }
 
         switch parsed.target {
-        case .signIn: run(DemoLoadTarget.signIn(dataDirectory: dataDirectory, latency: parsed.latency))
+        case .signIn:
+            run(DemoLoadTarget.signIn(dataDirectory: dataDirectory, latency: parsed.latency, server: parsed.authServer))
         case .addCity: run(DemoLoadTarget.addCity(dataDirectory: dataDirectory))
         case .echo: run(DemoLoadTarget.echo(on: parsed.answersOnMain ? .main : .immediate))
         }

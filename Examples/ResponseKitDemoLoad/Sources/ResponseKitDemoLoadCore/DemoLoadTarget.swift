@@ -1,6 +1,7 @@
 import AuthenticationCore
 import CitiesCore
 import ExampleSupport
+import Foundation
 import ResponseKit
 import ResponseKitDemoCore
 import ResponseKitLoad
@@ -10,19 +11,23 @@ import SignInCore
 public enum DemoLoadTarget {
     /// The demo's sign-in, as ada / secret: `AuthInteractor` over the `AuthenticationUseCaseWorker`
     /// adapter, over the decorated authentication use case (timeout, validation, interception), over
-    /// the fake backend, with the token saved to a 0600 file in `dataDirectory` at every sign-in.
+    /// the fake backend or an HTTP server, with the token saved to a 0600 file in `dataDirectory`
+    /// at every sign-in.
     ///
     /// - Parameters:
     ///   - dataDirectory: where the token file goes.
     ///   - latency: the fake backend's latency, for the token and again for the user.
+    ///   - server: the authentication server to sign in with over HTTP (`HTTPAuthenticationAPI`),
+    ///     as the demo's `--auth-server`; `nil` for the in-process fake.
     ///   - scheduler: the backend's and the timeout's source of time.
     /// - Returns: one sign-in per call; answers come back on the main queue, as in the demo.
     public static func signIn(
-        dataDirectory: String, latency: Duration, scheduler: any ResponseScheduler = DispatchScheduler()
+        dataDirectory: String, latency: Duration, server: URL? = nil,
+        scheduler: any ResponseScheduler = DispatchScheduler()
     ) -> @Sendable (Int) -> Response<AuthState> {
         let api = AuthenticationComposition.makeAPI(
-            server: nil, latency: FakeAuthenticationBackend.Latency(token: latency, user: latency), scheduler: scheduler
-        )
+            server: server, latency: FakeAuthenticationBackend.Latency(token: latency, user: latency),
+            scheduler: scheduler)
         let tokenStore = FileTokenStore(path: "\(dataDirectory)/session/token")
         let useCase = AuthenticationComposition.makeUseCase(api: api, tokenStore: tokenStore, scheduler: scheduler)
         let interactor = AuthInteractor(

@@ -1,4 +1,6 @@
+import AuthenticationCore
 import ExampleSupport
+import Foundation
 import ResponseKit
 import ResponseKitLoad
 
@@ -13,13 +15,14 @@ public struct LoadArguments: Equatable, Sendable {
         return """
             usage: \(program) signin|add-city|echo [--in-flight N | --rate N]
             \(indent)[--duration SECONDS | --requests N] [--warm-up SECONDS]
-            \(indent)[--latency MS] [--on main|immediate] [--data-dir DIR] [--json]
+            \(indent)[--latency MS | --auth-server URL] [--on main|immediate] [--data-dir DIR] [--json]
             \(indent)[--html FILE] [--hlog FILE] [--hgrm FILE] [--interval SECONDS]
             \(indent)[--threshold 'p99 < 50ms']... [--baseline REPORT.json [--min-effect PERCENT]]
               Puts one of the demo's interactors under load; prints throughput and latency percentiles.
                 signin    the demo's sign-in: AuthInteractor over the decorated authentication use case,
                           its fake backend answering after --latency MS per request (default 10), the
-                          token saved to a 0600 file each time
+                          token saved to a 0600 file each time; with --auth-server URL, over HTTP to
+                          that server instead (HTTPAuthenticationAPI, as the demo's --auth-server)
                 add-city  the demo's AddCity over its JSON file: each request adds "City <n>" and
                           rewrites the file (fsync), one at a time
                 echo      answers at once, on --on main or immediate (default): the driver's own cost
@@ -62,6 +65,8 @@ public struct LoadArguments: Equatable, Sendable {
     public var warmUp = LoadDriver.Length.duration(.seconds(1))
     /// The fake authentication backend's latency per request, for `signin`.
     public var latency = Duration.milliseconds(10)
+    /// The authentication server `signin` talks to over HTTP; `nil` for the in-process fake.
+    public var authServer: URL?
     /// Where `echo` answers.
     public var answersOnMain = false
     /// Where `signin` and `add-city` keep their files; `nil` for a temporary directory.
@@ -141,6 +146,11 @@ public struct LoadArguments: Equatable, Sendable {
                     return .invalid("--on needs main or immediate")
                 }
                 parsed.answersOnMain = executor == "main"
+            case "--auth-server":
+                guard let url = remaining.popFirst().flatMap(HTTPAuthenticationAPI.baseURL(parsing:)) else {
+                    return .invalid("--auth-server needs an http:// or https:// URL, such as http://127.0.0.1:8080")
+                }
+                parsed.authServer = url
             case "--data-dir":
                 guard let directory = remaining.popFirst(), !directory.isEmpty else {
                     return .invalid("--data-dir needs a directory")
