@@ -159,7 +159,7 @@ struct ServiceRunnerProcessTests {
 
 /// One run of the fixture, with its own analytics log file.
 final class FixtureRun {
-    let process: ChildProcess
+    let process: TestProcess
     let logFile: URL
 
     /// Starts the fixture in `mode`, with `environment` added to this process's (systemd's
@@ -167,7 +167,7 @@ final class FixtureRun {
     init(mode: String, environment: [String: String] = [:], takesInput: Bool = false) throws {
         logFile = FileManager.default.temporaryDirectory
             .appendingPathComponent("ServiceRunnerFixture-\(UUID().uuidString).log")
-        process = try ChildProcess(
+        process = try TestProcess(
             try FixtureBinary.url(), arguments: [mode, logFile.path], environment: environment, takesInput: takesInput)
     }
 
