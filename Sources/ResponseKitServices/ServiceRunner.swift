@@ -139,6 +139,9 @@ public final class ServiceRunner {
     var hasLoggedNotificationFailure = false
     /// Where the runner is: changed only through its transitions, which say what to do next.
     var state: ServiceRunnerState
+    /// The child processes the runner ends before the process exits: the process's, or `nil` in
+    /// tests, whose runners must not end the children of other tests.
+    let children: ChildProcessRegistry?
 
     /// Makes a runner for `manager`, which must not be started yet: the runner starts it.
     ///
@@ -168,6 +171,7 @@ public final class ServiceRunner {
             startFailurePolicy: startFailurePolicy,
             log: log,
             environment: ProcessInfo.processInfo.environment,
+            children: .shared,
             exit: { Foundation.exit($0) }
         )
     }
@@ -182,6 +186,7 @@ public final class ServiceRunner {
         startFailurePolicy: StartFailurePolicy = .keepRunning,
         log: @escaping @MainActor (String) -> Void,
         environment: [String: String] = [:],
+        children: ChildProcessRegistry? = nil,
         exit: @escaping @MainActor (Int32) -> Void
     ) {
         let both = Set(signals).intersection(reloadSignals).sorted().map(Self.name(of:))
@@ -192,6 +197,7 @@ public final class ServiceRunner {
         self.state = ServiceRunnerState(startFailurePolicy: startFailurePolicy)
         self.log = log
         self.environment = environment
+        self.children = children
         self.exit = exit
     }
 
@@ -296,6 +302,8 @@ public final class ServiceRunner {
             notifySupervisor(["STOPPING=1", "STATUS=shutting down: \(reason)"])
             shutDown()
         case .exit(let status):
+            // After a graceful shutdown none is left; a forced exit does not wait for them.
+            children?.signalAll(SIGTERM)
             exit(status)
         }
     }
@@ -319,22 +327,27 @@ public final class ServiceRunner {
         }
         terminating.mainActor.onResult { [self] terminated in
             manager.stop().mainActor.onResult { [self] stopped in
-                guard state.phase == .shuttingDown else { return }
-                // Every failed start, including those of services registered after launch, whose
-                // failures only their registration's response carried.
-                var problems = manager.failedStarts.map(\.description)
-                if case .failure(let error) = terminated { problems.append("\(error)") }
-                if case .failure(let error) = stopped { problems.append("\(error)") }
-                let status: Int32
-                if problems.isEmpty {
-                    status = Self.cleanExitStatus
-                    log("shutdown clean; exiting with status \(status)")
-                } else {
-                    status = Self.uncleanExitStatus
-                    log("shutdown not clean (\(problems.joined(separator: "; "))); exiting with status \(status)")
-                }
-                if let action = state.shutdownFinished(status: status) { perform(action, reason: "shut down") }
+                endChildProcesses { [self] in finishShutdown(terminated: terminated, stopped: stopped) }
             }
         }
+    }
+
+    /// Decides the exit status once the services have stopped and the child processes exited.
+    private func finishShutdown(terminated: Result<Void, any Error>, stopped: Result<Void, any Error>) {
+        guard state.phase == .shuttingDown else { return }
+        // Every failed start, including those of services registered after launch, whose
+        // failures only their registration's response carried.
+        var problems = manager.failedStarts.map(\.description)
+        if case .failure(let error) = terminated { problems.append("\(error)") }
+        if case .failure(let error) = stopped { problems.append("\(error)") }
+        let status: Int32
+        if problems.isEmpty {
+            status = Self.cleanExitStatus
+            log("shutdown clean; exiting with status \(status)")
+        } else {
+            status = Self.uncleanExitStatus
+            log("shutdown not clean (\(problems.joined(separator: "; "))); exiting with status \(status)")
+        }
+        if let action = state.shutdownFinished(status: status) { perform(action, reason: "shut down") }
     }
 }
