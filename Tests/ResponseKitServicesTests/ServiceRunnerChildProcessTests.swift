@@ -48,8 +48,8 @@ extension ServiceRunnerProcessTests.Children {
                 "stop announcer", "stop spawner", "owned child killed by SIGTERM", "stop database",
                 "unowned child killed by SIGTERM",
             ])
-        #expect(
-            run.process.lines.contains("ServiceRunner: ending the child processes left running: \(unowned.pid) (/bin/sleep)"))
+        let ending = "ServiceRunner: ending the child processes left running: \(unowned.pid) (/bin/sleep)"
+        #expect(run.process.lines.contains(ending))
         #expect(run.process.lines.last == "ServiceRunner: shutdown clean; exiting with status 0")
     }
 
