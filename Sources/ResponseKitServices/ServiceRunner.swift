@@ -38,12 +38,14 @@ import Musl
 ///    for every service to answer it (within ``ServiceTimeouts/event``), then stops the services
 ///    in reverse order (each within ``ServiceTimeouts/stop``). A service still waiting to start
 ///    is never started; one whose start is in flight is stopped once it has started.
-/// 3. The process exits with ``cleanExitStatus`` (0) only when every service started, handled
+/// 3. The ``ChildProcess``es still running are ended (SIGTERM, then SIGKILL after their grace
+///    period); a service's own were ended when it stopped.
+/// 4. The process exits with ``cleanExitStatus`` (0) only when every service started, handled
 ///    `willTerminate` and stopped, none failing or timing out. Any failure gives
 ///    ``uncleanExitStatus`` (1): a start that failed or timed out (also that of a service
 ///    registered after launch), a `willTerminate` not handled, a stop that failed or timed out.
 ///    A service never started because the shutdown began first is no failure.
-/// 4. A second signal during shutdown exits at once, with status 128 + the signal's number
+/// 5. A second signal during shutdown exits at once, with status 128 + the signal's number
 ///    (130 for SIGINT, 143 for SIGTERM), as a shell reports a process killed by that signal;
 ///    even when the main queue is stuck (see below).
 ///
@@ -62,12 +64,18 @@ import Musl
 /// ## Signals and child processes
 /// The runner catches its signals with a handler of its own that only writes the signal's
 /// number to a pipe, which the runner reads on the main queue. It blocks no signal and ignores
-/// none, so the process's threads and the processes its services start keep the usual signal
-/// mask and actions: a child started on the main actor (as in a service's ``Service/start()``)
-/// with Foundation's `Process`, `posix_spawn` or `fork` and `exec` ends on SIGTERM, since `exec`
-/// resets caught signals to their default action. (A child inherits the mask of the thread that
-/// starts it, and libdispatch's worker threads block nearly every signal: off the main actor,
-/// start children with a cleared mask, `posix_spawnattr_setsigmask`.)
+/// none, so it changes nothing that the process's threads and children inherit.
+///
+/// A child process inherits the signal mask of the *thread* that starts it, and libdispatch's
+/// worker threads block nearly every signal, SIGTERM included: a child that Foundation's
+/// `Process` starts off the main actor, as services should do slow work, cannot be ended by
+/// `kill` or `systemctl stop`, and, in a process group of its own, outlives the app. Start
+/// children with ``ChildProcess/spawn(_:arguments:environment:descriptors:ownedBy:gracePeriod:)``
+/// instead, from any thread: no blocked signal, default signal actions, the app's process group.
+/// The runner ends every ``ChildProcess`` still running once the services have stopped (SIGTERM,
+/// then SIGKILL after its grace period) and exits once they have exited; a forced exit sends
+/// them SIGTERM without waiting; and on Linux the kernel sends them SIGTERM when the runner dies
+/// any other way (SIGKILL, a crash), their parent-death signal.
 ///
 /// When a shutdown signal arrives before the main queue has finished with the previous one (the
 /// main queue is busy, or stuck), the handler ends the process itself, with status 128 + the signal:
@@ -99,6 +107,11 @@ import Musl
 ///
 /// Without `$NOTIFY_SOCKET` nothing is sent. The runner logs the socket and the watchdog's interval
 /// at launch, and any message that could not be sent.
+///
+/// The runner leaves `$NOTIFY_SOCKET` and `$WATCHDOG_USEC` in the process's environment: removing
+/// a variable is not safe once other threads may read the environment, and by the time `run()`
+/// is called Dispatch's threads do. A ``ChildProcess`` does not inherit them (unless given them on
+/// purpose), so it cannot speak for the app; a child started by other means does.
 ///
 /// ## Threading
 /// Call ``run()`` from the main thread (top-level code in `main.swift`). It runs the main run
