@@ -28,6 +28,20 @@ static int rks_is_target(int descriptor, const int *targets, int count) {
     return 0;
 }
 
+/// The lowest descriptor above every target and source, at least 3: where both branches move
+/// the sources before placing them. Or minus an errno value: EINVAL for a bad count, EBADF for a
+/// bad descriptor.
+static int rks_descriptor_base(const int *targets, const int *sources, int count) {
+    if (count < 0 || count > RKS_SPAWN_DESCRIPTOR_LIMIT) return -EINVAL;
+    int base = 3;
+    for (int i = 0; i < count; i++) {
+        if (targets[i] < 0 || sources[i] < 0 || targets[i] == INT_MAX || sources[i] == INT_MAX) return -EBADF;
+        if (targets[i] >= base) base = targets[i] + 1;
+        if (sources[i] >= base) base = sources[i] + 1;
+    }
+    return base;
+}
+
 #if defined(__linux__)
 
 /// In the child: tells the parent `error` through `report` (close-on-exec, so the parent reads end
@@ -115,13 +129,8 @@ __attribute__((noreturn)) static void rks_child(
 int rks_spawn(
     const char *path, char *const argv[], char *const envp[], const int *targets, const int *sources, int count,
     int parent_death_signal, pid_t *pid) {
-    if (count < 0 || count > RKS_SPAWN_DESCRIPTOR_LIMIT) return EINVAL;
-    int base = 3;
-    for (int i = 0; i < count; i++) {
-        if (targets[i] < 0 || sources[i] < 0 || targets[i] == INT_MAX || sources[i] == INT_MAX) return EBADF;
-        if (targets[i] >= base) base = targets[i] + 1;
-        if (sources[i] >= base) base = sources[i] + 1;
-    }
+    int base = rks_descriptor_base(targets, sources, count);
+    if (base < 0) return -base;
     long open_max = sysconf(_SC_OPEN_MAX);
     int limit = open_max < 0 || open_max > INT_MAX ? 65536 : (int)open_max;
 
@@ -165,13 +174,8 @@ int rks_spawn(
     const char *path, char *const argv[], char *const envp[], const int *targets, const int *sources, int count,
     int parent_death_signal, pid_t *pid) {
     (void)parent_death_signal;
-    if (count < 0 || count > RKS_SPAWN_DESCRIPTOR_LIMIT) return EINVAL;
-    int base = 3;
-    for (int i = 0; i < count; i++) {
-        if (targets[i] < 0 || sources[i] < 0 || targets[i] == INT_MAX || sources[i] == INT_MAX) return EBADF;
-        if (targets[i] >= base) base = targets[i] + 1;
-        if (sources[i] >= base) base = sources[i] + 1;
-    }
+    int base = rks_descriptor_base(targets, sources, count);
+    if (base < 0) return -base;
     posix_spawn_file_actions_t actions;
     posix_spawnattr_t attributes;
     posix_spawn_file_actions_init(&actions);
