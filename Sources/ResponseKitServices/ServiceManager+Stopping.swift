@@ -8,9 +8,9 @@ extension ServiceManager {
     /// still waiting to start are never started. Then each running service stops once the one
     /// registered after it has answered: succeeded, failed, or missed its ``ServiceTimeouts/stop``
     /// limit, and the ``ChildProcess``es it owns and left running have been ended (SIGTERM, then
-    /// SIGKILL after their grace period). A failure is reported and the next service stops anyway. Once it is called,
-    /// ``register(_:file:line:)``, ``start(file:line:)`` and ``send(_:file:line:)`` throw
-    /// ``ServiceManagerError/alreadyStopped(file:line:)``.
+    /// SIGKILL after their grace period). A failure is reported and the next service stops anyway.
+    /// Once it is called, ``register(_:file:line:)``, ``start(file:line:)`` and
+    /// ``send(_:file:line:)`` throw ``ServiceManagerError/alreadyStopped(file:line:)``.
     ///
     /// Calling it again returns the same response: stopping happens once.
     ///
