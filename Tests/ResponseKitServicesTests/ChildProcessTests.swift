@@ -49,6 +49,42 @@ struct ChildProcessTests {
     }
     #endif
 
+    #if os(Linux)
+    /// Linux sends the parent-death signal when the *thread* that forked the child ends, and
+    /// libdispatch ends idle workers: a child must not die with the thread that asked for it.
+    @Test func aChildStartedFromAThreadThatThenEnds_keepsRunning() throws {
+        let input = try TestPipe()
+        let output = try TestPipe()
+        let started = LockedBox<(child: ChildProcess, thread: String)?>.make(nil)
+        let done = DispatchSemaphore(value: 0)
+        let descriptors: [Int32: Int32] = [0: input.readEnd, 1: output.writeEnd]
+        Thread.detachNewThread {
+            let child = try? ChildProcess.spawn(
+                "/bin/sh", arguments: ["-c", "echo ready; read line; echo alive"], descriptors: descriptors)
+            let thread = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/thread-self")) ?? ""
+            started.withLock { $0 = child.map { ($0, thread) } }
+            done.signal()
+        }
+        try #require(done.wait(timeout: .now() + 30) == .success)
+        let (child, thread) = try #require(started.withLock { $0 })
+        defer { child.end() }
+        output.closeWriteEnd()
+        try #require(output.readLine() == "ready")
+
+        // Gone from /proc once the kernel has finished its exit, parent-death signals included: a
+        // bounded poll, since no event says so.
+        let deadline = ContinuousClock.now + Self.patience
+        while FileManager.default.fileExists(atPath: "/proc/\(thread)"), ContinuousClock.now < deadline {
+            sched_yield()
+        }
+        try #require(!FileManager.default.fileExists(atPath: "/proc/\(thread)"), "the thread \(thread) ended")
+        input.send("go\n")
+
+        // A SIGTERM sent at the thread's end would have ended the shell in its `read`.
+        #expect(output.readLine() == "alive")
+    }
+    #endif
+
     // MARK: - Ending
 
     @Test func end_endsAChildWithSIGTERM() throws {
@@ -203,6 +239,12 @@ private final class TestPipe {
     deinit {
         close(readEnd)
         closeWriteEnd()
+    }
+
+    /// Writes `text` to the write end.
+    func send(_ text: String) {
+        let bytes = Array(text.utf8)
+        _ = bytes.withUnsafeBytes { write(writeEnd, $0.baseAddress, $0.count) }
     }
 
     func closeWriteEnd() {
