@@ -7,9 +7,10 @@ extension ServiceManager {
     /// A service start in flight is first allowed to finish (within its start timeout); services
     /// still waiting to start are never started. Then each running service stops once the one
     /// registered after it has answered: succeeded, failed, or missed its ``ServiceTimeouts/stop``
-    /// limit. A failure is reported and the next service stops anyway. Once it is called,
-    /// ``register(_:file:line:)``, ``start(file:line:)`` and ``send(_:file:line:)`` throw
-    /// ``ServiceManagerError/alreadyStopped(file:line:)``.
+    /// limit, and the ``ChildProcess``es it owns and left running have been ended (SIGTERM, then
+    /// SIGKILL after their grace period). A failure is reported and the next service stops anyway.
+    /// Once it is called, ``register(_:file:line:)``, ``start(file:line:)`` and
+    /// ``send(_:file:line:)`` throw ``ServiceManagerError/alreadyStopped(file:line:)``.
     ///
     /// Calling it again returns the same response: stopping happens once.
     ///
@@ -53,9 +54,23 @@ extension ServiceManager {
                     registrationSite: entry.registrationSite
                 )
             }
-            state.entryStopped(entry, failure: failure)
-            if let failure { report(failure) }
-            advance()
+            endChildProcesses(of: entry) { [self] in
+                state.entryStopped(entry, failure: failure)
+                if let failure { report(failure) }
+                advance()
+            }
         }
+    }
+
+    /// Ends the child processes that `entry`'s service started (``ChildProcess``, `ownedBy:` the
+    /// service) and left running, then calls `body`: the next service stops only once they have
+    /// exited, since they may rely on it as their service did. At once when there are none.
+    private func endChildProcesses(of entry: Entry, then body: @escaping @MainActor () -> Void) {
+        let children = ChildProcessRegistry.shared.children(ownedBy: entry.service)
+        guard let ending = ChildProcessRegistry.shared.end(children) else {
+            body()
+            return
+        }
+        ending.mainActor.onResult { _ in body() }
     }
 }

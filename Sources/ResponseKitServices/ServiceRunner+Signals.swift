@@ -67,7 +67,7 @@ extension ServiceRunner {
     }
 
     /// `SIGINT`, `SIGTERM`, `SIGHUP`, `SIGQUIT`, or `signal N`.
-    static func name(of signal: Int32) -> String {
+    nonisolated static func name(of signal: Int32) -> String {
         switch signal {
         case SIGINT: "SIGINT"
         case SIGTERM: "SIGTERM"

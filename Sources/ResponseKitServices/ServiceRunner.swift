@@ -38,12 +38,14 @@ import Musl
 ///    for every service to answer it (within ``ServiceTimeouts/event``), then stops the services
 ///    in reverse order (each within ``ServiceTimeouts/stop``). A service still waiting to start
 ///    is never started; one whose start is in flight is stopped once it has started.
-/// 3. The process exits with ``cleanExitStatus`` (0) only when every service started, handled
+/// 3. The ``ChildProcess``es still running are ended (SIGTERM, then SIGKILL after their grace
+///    period); a service's own were ended when it stopped.
+/// 4. The process exits with ``cleanExitStatus`` (0) only when every service started, handled
 ///    `willTerminate` and stopped, none failing or timing out. Any failure gives
 ///    ``uncleanExitStatus`` (1): a start that failed or timed out (also that of a service
 ///    registered after launch), a `willTerminate` not handled, a stop that failed or timed out.
 ///    A service never started because the shutdown began first is no failure.
-/// 4. A second signal during shutdown exits at once, with status 128 + the signal's number
+/// 5. A second signal during shutdown exits at once, with status 128 + the signal's number
 ///    (130 for SIGINT, 143 for SIGTERM), as a shell reports a process killed by that signal;
 ///    even when the main queue is stuck (see below).
 ///
@@ -67,12 +69,18 @@ import Musl
 /// ## Signals and child processes
 /// The runner catches its signals with a handler of its own that only writes the signal's
 /// number to a pipe, which the runner reads on the main queue. It blocks no signal and ignores
-/// none, so the process's threads and the processes its services start keep the usual signal
-/// mask and actions: a child started on the main actor (as in a service's ``Service/start()``)
-/// with Foundation's `Process`, `posix_spawn` or `fork` and `exec` ends on SIGTERM, since `exec`
-/// resets caught signals to their default action. (A child inherits the mask of the thread that
-/// starts it, and libdispatch's worker threads block nearly every signal: off the main actor,
-/// start children with a cleared mask, `posix_spawnattr_setsigmask`.)
+/// none, so it changes nothing that the process's threads and children inherit.
+///
+/// A child process inherits the signal mask of the *thread* that starts it, and libdispatch's
+/// worker threads block nearly every signal, SIGTERM included: a child that Foundation's
+/// `Process` starts off the main actor, as services should do slow work, cannot be ended by
+/// `kill` or `systemctl stop`, and, in a process group of its own, outlives the app. Start
+/// children with ``ChildProcess/spawn(_:arguments:environment:descriptors:ownedBy:gracePeriod:)``
+/// instead, from any thread: no blocked signal, default signal actions, the app's process group.
+/// The runner ends every ``ChildProcess`` still running once the services have stopped (SIGTERM,
+/// then SIGKILL after its grace period) and exits once they have exited; a forced exit sends
+/// them SIGTERM without waiting; and on Linux the kernel sends them SIGTERM when the runner dies
+/// any other way (SIGKILL, a crash), their parent-death signal.
 ///
 /// When a shutdown signal arrives before the main queue has finished with the previous one (the
 /// main queue is busy, or stuck), the handler ends the process itself, with status 128 + the signal:
@@ -104,6 +112,11 @@ import Musl
 ///
 /// Without `$NOTIFY_SOCKET` nothing is sent. The runner logs the socket and the watchdog's interval
 /// at launch, and any message that could not be sent.
+///
+/// The runner leaves `$NOTIFY_SOCKET` and `$WATCHDOG_USEC` in the process's environment: removing
+/// a variable is not safe once other threads may read the environment, and by the time `run()`
+/// is called Dispatch's threads do. A ``ChildProcess`` does not inherit them (unless given them on
+/// purpose), so it cannot speak for the app; a child started by other means does.
 ///
 /// ## Memory pressure
 /// On Linux the runner asks the kernel's pressure stall information (PSI) to say when tasks waited
@@ -168,6 +181,9 @@ public final class ServiceRunner {
     /// Whether the monitor's reports still become warnings, and when the last was sent; `nil`
     /// until a monitor runs.
     var memoryPressureState: MemoryPressureState?
+    /// The child processes the runner ends before the process exits: the process's, or `nil` in
+    /// tests, whose runners must not end the children of other tests.
+    let children: ChildProcessRegistry?
 
     /// Makes a runner for `manager`, which must not be started yet: the runner starts it.
     ///
@@ -202,6 +218,7 @@ public final class ServiceRunner {
             memoryPressure: memoryPressure,
             log: log,
             environment: ProcessInfo.processInfo.environment,
+            children: .shared,
             exit: { Foundation.exit($0) }
         )
     }
@@ -219,6 +236,7 @@ public final class ServiceRunner {
         memoryPressurePlaces: MemoryPressureFile.Places = MemoryPressureFile.Places(),
         log: @escaping @MainActor (String) -> Void,
         environment: [String: String] = [:],
+        children: ChildProcessRegistry? = nil,
         exit: @escaping @MainActor (Int32) -> Void
     ) {
         let both = Set(signals).intersection(reloadSignals).sorted().map(Self.name(of:))
@@ -231,6 +249,7 @@ public final class ServiceRunner {
         self.memoryPressurePlaces = memoryPressurePlaces
         self.log = log
         self.environment = environment
+        self.children = children
         self.exit = exit
     }
 
@@ -339,6 +358,8 @@ public final class ServiceRunner {
             shutDown()
         case .exit(let status):
             stopWatchingMemoryPressure()
+            // After a graceful shutdown none is left; a forced exit does not wait for them.
+            children?.signalAll(SIGTERM)
             exit(status)
         }
     }
@@ -362,22 +383,27 @@ public final class ServiceRunner {
         }
         terminating.mainActor.onResult { [self] terminated in
             manager.stop().mainActor.onResult { [self] stopped in
-                guard state.phase == .shuttingDown else { return }
-                // Every failed start, including those of services registered after launch, whose
-                // failures only their registration's response carried.
-                var problems = manager.failedStarts.map(\.description)
-                if case .failure(let error) = terminated { problems.append("\(error)") }
-                if case .failure(let error) = stopped { problems.append("\(error)") }
-                let status: Int32
-                if problems.isEmpty {
-                    status = Self.cleanExitStatus
-                    log("shutdown clean; exiting with status \(status)")
-                } else {
-                    status = Self.uncleanExitStatus
-                    log("shutdown not clean (\(problems.joined(separator: "; "))); exiting with status \(status)")
-                }
-                if let action = state.shutdownFinished(status: status) { perform(action, reason: "shut down") }
+                endChildProcesses { [self] in finishShutdown(terminated: terminated, stopped: stopped) }
             }
         }
+    }
+
+    /// Decides the exit status once the services have stopped and the child processes exited.
+    private func finishShutdown(terminated: Result<Void, any Error>, stopped: Result<Void, any Error>) {
+        guard state.phase == .shuttingDown else { return }
+        // Every failed start, including those of services registered after launch, whose
+        // failures only their registration's response carried.
+        var problems = manager.failedStarts.map(\.description)
+        if case .failure(let error) = terminated { problems.append("\(error)") }
+        if case .failure(let error) = stopped { problems.append("\(error)") }
+        let status: Int32
+        if problems.isEmpty {
+            status = Self.cleanExitStatus
+            log("shutdown clean; exiting with status \(status)")
+        } else {
+            status = Self.uncleanExitStatus
+            log("shutdown not clean (\(problems.joined(separator: "; "))); exiting with status \(status)")
+        }
+        if let action = state.shutdownFinished(status: status) { perform(action, reason: "shut down") }
     }
 }

@@ -62,7 +62,7 @@ extension ServiceRunnerProcessTests.MemoryPressure {
 
         // Page cache is charged to the writer's group: past 32 MiB, each write waits for reclaim
         // (and writeback). At most 1 GiB of disk, a few seconds; killed as soon as the warning came.
-        let writer = try ChildProcess(
+        let writer = try TestProcess(
             URL(fileURLWithPath: "/bin/sh"),
             arguments: [
                 "-c",

@@ -159,7 +159,7 @@ struct ServiceRunnerProcessTests {
 
 /// One run of the fixture, with its own analytics log file.
 final class FixtureRun {
-    let process: ChildProcess
+    let process: TestProcess
     let logFile: URL
 
     /// Starts the fixture in `mode`, with `environment` added to this process's (systemd's
@@ -172,7 +172,7 @@ final class FixtureRun {
         logFile = FileManager.default.temporaryDirectory
             .appendingPathComponent("ServiceRunnerFixture-\(UUID().uuidString).log")
         let variables = ["MEMORY_PRESSURE_WATCH": "/dev/null"].merging(environment) { _, given in given }
-        process = try ChildProcess(
+        process = try TestProcess(
             try FixtureBinary.url(), arguments: [mode, logFile.path], environment: variables, takesInput: takesInput)
     }
 

@@ -33,4 +33,7 @@ int rks_signal_catch(int signal_number, const char *forced_exit_line);
 /// so the next one is handled by the reader again rather than by the handler's forced exit.
 void rks_signal_handled(void);
 
+/// How ChildProcess starts a program: `rks_spawn`.
+#include "rks_spawn.h"
+
 #endif

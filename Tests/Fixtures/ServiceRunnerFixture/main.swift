@@ -25,6 +25,12 @@ import Musl
 //   failing-start  "database" fails to start; the others run         -> exit status 1
 //   child-process  a fourth service, "spawner", starts /bin/sleep 300 and says `child <pid>`;
 //                  its stop ends the child with SIGTERM (stop timeout 5 s) -> exit status 0
+//   forgotten-children
+//                  a fourth service, "spawner", starts two /bin/sleep 300 with ChildProcess from a
+//                  Dispatch worker, one owned by it, one by no one, says `owned child <pid>` and
+//                  `unowned child <pid>`, and forgets both in its stop      -> exit status 0
+//   forgotten-children-stuck-stop
+//                  as forgotten-children, and "database" never answers stop (as in stuck-stop)
 //   stuck-main     after `ready`, the main thread sends itself SIGTERM, says `stuck` and blocks
 //                  for good                                          -> a second signal forces exit 128 + signal
 //   failing-start-shut-down
@@ -43,6 +49,7 @@ struct Mode {
     var databaseStop = EchoService.StopAnswer.succeed
     var stopTimeout = Duration.seconds(30)
     var spawnsChild = false
+    var forgetsChildren = false
     var blocksMainThreadAfterReady = false
     var startFailurePolicy = ServiceRunner.StartFailurePolicy.keepRunning
     var readsMainQueueCommands = false
@@ -56,6 +63,8 @@ let modes: [String: Mode] = [
     "stuck-stop": Mode(databaseStop: .hang, stopTimeout: .seconds(3600)),
     "failing-start": Mode(databaseStartFails: true),
     "child-process": Mode(stopTimeout: .seconds(5), spawnsChild: true),
+    "forgotten-children": Mode(forgetsChildren: true),
+    "forgotten-children-stuck-stop": Mode(databaseStop: .hang, stopTimeout: .seconds(3600), forgetsChildren: true),
     "stuck-main": Mode(blocksMainThreadAfterReady: true),
     "failing-start-shut-down": Mode(databaseStartFails: true, startFailurePolicy: .shutDown),
     "main-queue-control": Mode(readsMainQueueCommands: true),
@@ -109,6 +118,7 @@ try services.register(analytics)
 try services.register(
     EchoService(name: "database", startFails: mode.databaseStartFails, stopAnswer: mode.databaseStop))
 if mode.spawnsChild { try services.register(ChildProcessService()) }
+if mode.forgetsChildren { try services.register(ForgetfulSpawnerService()) }
 try services.register(
     EchoService(name: "announcer", onReady: mode.blocksMainThreadAfterReady ? blockMainThreadAfterASignal : {}))
 analytics.track("fixture \(arguments[1])")

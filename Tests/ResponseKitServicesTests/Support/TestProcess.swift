@@ -9,7 +9,7 @@ import Glibc
 #endif
 
 /// A process started for a test, with its standard output and error merged into one stream of
-/// lines the test can wait for.
+/// lines the test can wait for. (Not the library's `ChildProcess`, which this one tests.)
 ///
 /// Started with `posix_spawn` rather than Foundation's `Process`: with `Process` on Linux
 /// (Swift 6.3) a child's output sometimes never reached end of file after the child exited
@@ -20,7 +20,7 @@ import Glibc
 ///
 /// Every wait is bounded by a generous limit (30 seconds) that only matters when the code under
 /// test is broken; nothing here sleeps. A child still running when the value goes away is killed.
-final class ChildProcess: Sendable {
+final class TestProcess: Sendable {
     static let patience: DispatchTimeInterval = .seconds(30)
 
     struct SpawnFailed: Error, CustomStringConvertible {
@@ -145,7 +145,7 @@ final class ChildProcess: Sendable {
 
     /// Writes `line` and a newline to the child's standard input; the child must take input.
     func writeLine(_ line: String) {
-        guard let input else { preconditionFailure("ChildProcess: started without takesInput") }
+        guard let input else { preconditionFailure("TestProcess: started without takesInput") }
         let bytes = Array((line + "\n").utf8)
         var offset = 0
         while offset < bytes.count {
@@ -221,7 +221,7 @@ final class ChildProcess: Sendable {
     }
 }
 
-/// `send(2)`, out of the way of ``ChildProcess/send(_:)``, which sends a signal.
+/// `send(2)`, out of the way of ``TestProcess/send(_:)``, which sends a signal.
 private func sendBytes(_ bytes: UnsafeRawBufferPointer, to socket: Int32, flags: Int32) -> Int {
     send(socket, bytes.baseAddress, bytes.count, flags)
 }
