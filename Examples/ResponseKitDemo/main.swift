@@ -11,6 +11,7 @@ import ResponseKitServices
 //     printf 'signin ada secret\nadd Paris\nlist\nquit\n' | swift run ResponseKitDemo
 //     swift run ResponseKitDemo --data-dir /tmp/demo "signin ada secret" "add Lima" list
 //     swift run ResponseKitDemo --auth-server http://127.0.0.1:8080                # sign in over HTTP
+//     ResponseKitDemo --serve --data-dir /var/lib/responsekit-demo    # as a systemd service (README)
 
 let usage = CommandLineUsage(program: "ResponseKitDemo", text: DemoArguments.usage)
 let arguments: DemoArguments
@@ -26,7 +27,7 @@ let app: DemoApp
 do {
     app = try DemoApp(
         dataDirectory: arguments.dataDirectory ?? DataDirectory.path(for: "ResponseKitDemo"),
-        input: arguments.commands.map(ConsoleInput.scripted) ?? ConsoleInput(),
+        input: arguments.serve ? nil : arguments.commands.map(ConsoleInput.scripted) ?? ConsoleInput(),
         output: .standardOutput,
         isInteractive: arguments.commands == nil && Terminal.isStandardInputInteractive,
         authServer: arguments.authServer

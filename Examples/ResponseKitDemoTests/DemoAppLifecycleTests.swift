@@ -56,6 +56,24 @@ struct DemoAppLifecycleTests {
         #expect(directory.entries.filter { $0.hasSuffix(".tmp") }.isEmpty)
     }
 
+    // MARK: - Served
+
+    @Test func served_theAppHasNoCommandLine_andItsServicesRunUntilStopped() async throws {
+        let app = try DemoApp(
+            dataDirectory: directory.path, input: nil, output: ConsoleOutput { [printed] in printed.record($0) },
+            isInteractive: false, scheduler: scheduler)
+
+        #expect(app.services.serviceNames == ["analytics"])
+        try await app.services.start().get()
+        _ = try app.services.send(.didBecomeActive)
+        _ = try app.services.send(.didReceiveReloadRequest)
+        try await app.services.stop().get()
+
+        #expect(printed.values.isEmpty, "a served app printed \(printed.values)")
+        let log = try String(contentsOfFile: directory.path("analytics.log"), encoding: .utf8)
+        #expect(log.contains("didReceiveReloadRequest"))
+    }
+
     // MARK: - Start
 
     @Test func starting_removesTheTemporaryFilesThatSavesCutShortByACrashLeft() throws {

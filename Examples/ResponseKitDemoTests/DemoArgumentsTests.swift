@@ -37,6 +37,18 @@ struct DemoArgumentsTests {
                     .init(message: "--auth-server needs an http:// or https:// URL, such as http://127.0.0.1:8080")))
     }
 
+    @Test func serve_runsWithoutACommandLine() throws {
+        var expected = DemoArguments(dataDirectory: "/var/lib/demo")
+        expected.serve = true
+        #expect(try DemoArguments.parse(["--serve", "--data-dir", "/var/lib/demo"]).get() == expected)
+    }
+
+    @Test func serve_withCommands_isAUsageError() {
+        #expect(
+            DemoArguments.parse(["--serve", "list"])
+                == .failure(.init(message: "--serve takes no commands: it runs without a command line")))
+    }
+
     @Test func help_isAskedForWithoutAProblem() {
         #expect(DemoArguments.parse(["--help"]) == .failure(.init(message: nil)))
     }

@@ -55,7 +55,8 @@ public final class DemoApp {
     ///
     /// - Parameters:
     ///   - dataDirectory: where the cities, the session token and the analytics log are kept.
-    ///   - input: where commands come from.
+    ///   - input: where commands come from; `nil` for none: the app runs as a service
+    ///     (`--serve`), its services running until a signal ends the process.
     ///   - output: where the screens print.
     ///   - isInteractive: whether a person types the commands (prompts) or they are piped (echoed).
     ///   - authServer: the authentication server's base URL (`--auth-server`), spoken to over
@@ -68,7 +69,7 @@ public final class DemoApp {
     ///   is the only other call that throws.)
     public init(
         dataDirectory: String,
-        input: ConsoleInput,
+        input: ConsoleInput?,
         output: ConsoleOutput,
         isInteractive: Bool = Terminal.isStandardInputInteractive,
         authServer: URL? = nil,
@@ -119,11 +120,12 @@ public final class DemoApp {
 
         services = ServiceManager(timeouts: serviceTimeouts)
         loop = nil
+        try services.register(analytics)
+        guard let input else { return }  // served: no command line
         let console = ConsoleService(
             onActive: { [weak self] in self?.startConsole() },
             onStop: { [weak self] in self?.stopConsole() ?? .succeeded((), on: .immediate) }
         )
-        try services.register(analytics)
         try services.register(console)  // last: started after analytics, stopped before it
         loop = CommandLoop(input: input, output: output, isInteractive: isInteractive) { [weak self] line in
             self?.commands.handle(line) ?? .succeeded(.quit, on: .immediate)

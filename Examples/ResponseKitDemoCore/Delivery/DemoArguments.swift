@@ -5,7 +5,7 @@ import Foundation
 public struct DemoArguments: Equatable, Sendable {
     /// How to call the demo.
     public static let usage = """
-        usage: ResponseKitDemo [--data-dir DIR] [--auth-server URL] [COMMAND ...]
+        usage: ResponseKitDemo [--data-dir DIR] [--auth-server URL] [--serve | COMMAND ...]
           Without commands, reads them from standard input (type 'help'); each COMMAND argument
           is one command line, such as "add New York". Data stays in DIR between runs
           (default: ~/.local/share/ResponseKitExamples/ResponseKitDemo). With --auth-server,
@@ -13,6 +13,8 @@ public struct DemoArguments: Equatable, Sendable {
           Ends with 'quit', the end of the input, Ctrl-C (SIGINT) or SIGTERM; a command in flight
           finishes first. Exit status: 0 after a clean shutdown, 1 when a service failed to stop,
           64 for a wrong command line, 73 when DIR cannot be created or written.
+          With --serve, runs as a service (under systemd, say): no command line, nothing read from
+          standard input; the app's services run until SIGTERM or SIGINT, and SIGHUP reloads them.
         """
 
     /// Where the demo keeps its files; `nil` for the default.
@@ -21,6 +23,8 @@ public struct DemoArguments: Equatable, Sendable {
     public var commands: [String]?
     /// The authentication server to sign in with over HTTP; `nil` for the in-process fake.
     public var authServer: URL?
+    /// Whether to run as a service, without a command line (`--serve`).
+    public var serve = false
 
     /// Makes arguments.
     ///
@@ -56,6 +60,8 @@ public struct DemoArguments: Equatable, Sendable {
                             message: "--auth-server needs an http:// or https:// URL, such as http://127.0.0.1:8080"))
                 }
                 parsed.authServer = url
+            case "--serve":
+                parsed.serve = true
             case "-h", "--help":
                 return .failure(UsageError(message: nil))
             default:
@@ -64,6 +70,9 @@ public struct DemoArguments: Equatable, Sendable {
             }
         }
         parsed.commands = commands.isEmpty ? nil : commands
+        if parsed.serve, !commands.isEmpty {
+            return .failure(UsageError(message: "--serve takes no commands: it runs without a command line"))
+        }
         return .success(parsed)
     }
 
