@@ -8,7 +8,7 @@ import Foundation
 ///  "executors":{"main":1000},"failures":{},"histogram":{"buckets":[[1015808,412],…],…},
 ///  "latencyNanoseconds":{"max":1990000,"mean":1210000,"min":1000000,"p50":1019904,…},
 ///  "length":{"requests":1000},"mode":{"closedLoop":{"inFlight":64}},"requests":1000,
-///  "intervals":[{"histogram":{…},"lengthNanoseconds":1000000000,"startNanoseconds":0}],
+///  "intervals":[{"hdrHistogram":"HISTFAAAA…","lengthNanoseconds":1000000000,…,"startNanoseconds":0}],
 ///  "throughputPerSecond":998.0,"warmUp":{"requests":0}}
 /// ```
 @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
@@ -18,11 +18,17 @@ extension LoadReport: Codable {
         case elapsedNanoseconds, throughputPerSecond, latencyNanoseconds, intervals
     }
 
-    /// One of ``LoadReport/intervals``: `{"startNanoseconds":…,"lengthNanoseconds":…,"histogram":{…}}`.
+    /// One of ``LoadReport/intervals``: its histogram in HdrHistogram's compressed encoding (as an
+    /// `.hlog` line carries it: compact, and read by HdrHistogram's libraries) with the exact
+    /// figures it leaves out:
+    /// `{"startNanoseconds":…,"lengthNanoseconds":…,"hdrHistogram":"HISTF…","minimumNanoseconds":…,…}`.
     private struct CodedInterval: Codable {
         let startNanoseconds: UInt64
         let lengthNanoseconds: UInt64
-        let histogram: LatencyHistogram
+        let hdrHistogram: String
+        let minimumNanoseconds: UInt64
+        let maximumNanoseconds: UInt64
+        let totalNanoseconds: UInt64
     }
 
     /// The report as one line of JSON, keys sorted.
@@ -60,11 +66,15 @@ extension LoadReport: Codable {
             summary[label] = latencies.nanoseconds(atPercentile: percentile)
         }
         try container.encode(summary, forKey: .latencyNanoseconds)
+        // One interval unpacked at a time: a long run's report never holds them all unpacked.
         try container.encode(
-            intervals.map {
-                CodedInterval(
-                    startNanoseconds: $0.start.loadNanoseconds, lengthNanoseconds: $0.length.loadNanoseconds,
-                    histogram: $0.histogram)
+            packedIntervals.map { packed in
+                let histogram = packed.latencies.histogram
+                let exact = histogram.exactFigures
+                return CodedInterval(
+                    startNanoseconds: packed.start.loadNanoseconds, lengthNanoseconds: packed.length.loadNanoseconds,
+                    hdrHistogram: histogram.hdrHistogramEncoded, minimumNanoseconds: exact.minimum,
+                    maximumNanoseconds: exact.maximum, totalNanoseconds: exact.total)
             }, forKey: .intervals)
     }
 
@@ -87,10 +97,20 @@ extension LoadReport: Codable {
             latencies: try container.decode(LatencyHistogram.self, forKey: .histogram),
             executors: try container.decode([String: Int].self, forKey: .executors),
             // Reports written before intervals existed have none.
-            intervals: (try container.decodeIfPresent([CodedInterval].self, forKey: .intervals) ?? []).map {
-                HistogramLog.Interval(
-                    start: .nanoseconds($0.startNanoseconds), length: .nanoseconds($0.lengthNanoseconds),
-                    histogram: $0.histogram)
+            packedIntervals: try (container.decodeIfPresent([CodedInterval].self, forKey: .intervals) ?? []).map {
+                coded in
+                let histogram: LatencyHistogram
+                do {
+                    histogram = try LatencyHistogram(
+                        hdrHistogramEncoded: coded.hdrHistogram, minimum: coded.minimumNanoseconds,
+                        maximum: coded.maximumNanoseconds, total: coded.totalNanoseconds)
+                } catch {
+                    throw DecodingError.dataCorruptedError(
+                        forKey: .intervals, in: container, debugDescription: "an interval's hdrHistogram: \(error)")
+                }
+                return PackedInterval(
+                    start: .nanoseconds(coded.startNanoseconds), length: .nanoseconds(coded.lengthNanoseconds),
+                    latencies: PackedLatencyHistogram(histogram))
             })
     }
 }

@@ -45,8 +45,11 @@ public struct LoadReport: Sendable, Hashable {
     /// ``histogramLog(startTime:)`` writes them in HdrHistogram's interval log format.
     ///
     /// At most 1,000 are kept: past that, neighbours are merged in pairs, each then twice as
-    /// long, so that a long run's report stays small.
-    public let intervals: [HistogramLog.Interval]
+    /// long, so that a long run's report stays small. The report keeps them packed (about a
+    /// kilobyte each); each read unpacks them.
+    public var intervals: [HistogramLog.Interval] { packedIntervals.map(\.interval) }
+    /// The intervals, each histogram packed.
+    let packedIntervals: [PackedInterval]
 
     /// Makes a report; the driver makes them, tests and tools that merge reports may too.
     ///
@@ -68,6 +71,18 @@ public struct LoadReport: Sendable, Hashable {
         failures: [String: Int], cancelled: Int, cancelledAtEnd: Int, elapsed: Duration, latencies: LatencyHistogram,
         executors: [String: Int], intervals: [HistogramLog.Interval] = []
     ) {
+        self.init(
+            mode: mode, length: length, warmUp: warmUp, requests: requests, completed: completed, failures: failures,
+            cancelled: cancelled, cancelledAtEnd: cancelledAtEnd, elapsed: elapsed, latencies: latencies,
+            executors: executors, packedIntervals: intervals.map(PackedInterval.init))
+    }
+
+    /// The one initializer that sets every figure: the intervals come packed.
+    init(
+        mode: LoadDriver.Mode, length: LoadDriver.Length, warmUp: LoadDriver.Length, requests: Int, completed: Int,
+        failures: [String: Int], cancelled: Int, cancelledAtEnd: Int, elapsed: Duration, latencies: LatencyHistogram,
+        executors: [String: Int], packedIntervals: [PackedInterval]
+    ) {
         self.mode = mode
         self.length = length
         self.warmUp = warmUp
@@ -79,12 +94,12 @@ public struct LoadReport: Sendable, Hashable {
         self.elapsed = elapsed
         self.latencies = latencies
         self.executors = executors
-        self.intervals = intervals
+        self.packedIntervals = packedIntervals
     }
 
     init(
         driver: LoadDriver, requests: Int, tally: LoadTally, elapsedNanoseconds: UInt64,
-        intervals: [HistogramLog.Interval]
+        intervals: [PackedInterval]
     ) {
         self.init(
             mode: driver.mode, length: driver.length, warmUp: driver.warmUp, requests: requests,
@@ -92,7 +107,7 @@ public struct LoadReport: Sendable, Hashable {
             cancelledAtEnd: tally.cancelledAtEnd, elapsed: .nanoseconds(elapsedNanoseconds),
             latencies: tally.latencies,
             executors: Dictionary(tally.executors.map { ($0.name, $0.count) }, uniquingKeysWith: +),
-            intervals: intervals)
+            packedIntervals: intervals)
     }
 
     /// The report's ``intervals`` as an HdrHistogram interval log, to write to a `.hlog` file

@@ -129,6 +129,14 @@ extension LatencyHistogram {
         self.init(counting: buckets)
     }
 
+    /// Reads ``hdrHistogramEncoded`` text, with the exact figures the encoding leaves out (what a
+    /// report's JSON carries beside it).
+    init(hdrHistogramEncoded text: String, minimum: UInt64, maximum: UInt64, total: UInt64) throws {
+        let decoded = try LatencyHistogram(hdrHistogramEncoded: text)
+        let buckets = decoded.nonEmptyBuckets
+        self.init(buckets: buckets, minimum: minimum, maximum: maximum, total: total)
+    }
+
     /// A histogram of `buckets` as they would be counted here, with the exact figures read off
     /// the buckets (the lowest value, the highest, the middles' sum).
     init(counting buckets: [(lowestNanoseconds: UInt64, count: UInt64)]) {
@@ -194,7 +202,7 @@ struct HdrLayout {
 /// buckets as one negative number), with its exact figures beside them: what a run keeps for each
 /// of its intervals, about a kilobyte where the counters take up to 58.
 @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
-struct PackedLatencyHistogram: Sendable {
+struct PackedLatencyHistogram: Sendable, Hashable {
     private let counts: [UInt8]
     private let minimum: UInt64
     private let maximum: UInt64
@@ -222,6 +230,29 @@ struct PackedLatencyHistogram: Sendable {
             }
         }
         return LatencyHistogram(buckets: buckets, minimum: minimum, maximum: maximum, total: total)
+    }
+}
+
+/// An interval of a run, its histogram packed: what ``LoadIntervals`` and ``LoadReport`` keep.
+@available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+struct PackedInterval: Sendable, Hashable {
+    var start: Duration
+    var length: Duration
+    var latencies: PackedLatencyHistogram
+
+    init(start: Duration, length: Duration, latencies: PackedLatencyHistogram) {
+        self.start = start
+        self.length = length
+        self.latencies = latencies
+    }
+
+    init(_ interval: HistogramLog.Interval) {
+        self.init(start: interval.start, length: interval.length, latencies: PackedLatencyHistogram(interval.histogram))
+    }
+
+    /// The interval with its histogram unpacked.
+    var interval: HistogramLog.Interval {
+        HistogramLog.Interval(start: start, length: length, histogram: latencies.histogram)
     }
 }
 

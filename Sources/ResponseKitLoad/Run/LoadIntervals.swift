@@ -10,21 +10,10 @@ struct LoadIntervals {
     /// The most intervals kept.
     static let limit = 1_000
 
-    /// An interval that ended, its histogram packed.
-    private struct Closed {
-        var start: Duration
-        var length: Duration
-        var latencies: PackedLatencyHistogram
-    }
-
     /// The intervals that ended, oldest first, each histogram packed: about a kilobyte each, so
     /// that a run's memory stays flat however long it lasts (a 10-minute run: Benchmarks/README.md).
-    private var packed: [Closed] = []
+    private(set) var packed: [PackedInterval] = []
 
-    /// The intervals that ended, oldest first.
-    var closed: [HistogramLog.Interval] {
-        packed.map { HistogramLog.Interval(start: $0.start, length: $0.length, histogram: $0.latencies.histogram) }
-    }
     /// Where the next interval starts, in nanoseconds from the run's start.
     private var nextStart: UInt64 = 0
     /// The report was made: an interval timer that was already running when the run finished
@@ -53,7 +42,7 @@ struct LoadIntervals {
         defer { nextStart = end }
         guard end > measuredFrom || !latencies.isEmpty else { return }
         packed.append(
-            Closed(
+            PackedInterval(
                 start: .nanoseconds(nextStart), length: .nanoseconds(end - nextStart),
                 latencies: PackedLatencyHistogram(latencies)))
         if packed.count > Self.limit { halve() }
@@ -61,7 +50,7 @@ struct LoadIntervals {
 
     /// Merges neighbouring intervals in pairs.
     private mutating func halve() {
-        var merged: [Closed] = []
+        var merged: [PackedInterval] = []
         merged.reserveCapacity(packed.count / 2 + 1)
         var index = 0
         while index < packed.count {

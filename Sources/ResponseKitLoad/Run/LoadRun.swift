@@ -185,7 +185,7 @@ final class LoadRun: Sendable {
         let intervals = intervals.withLock { intervals in
             intervals.close(at: end, with: last, measuredFrom: (measurementStart ?? end) &- startTime)
             intervals.finish()
-            return intervals.closed
+            return intervals.packed
         }
         return LoadReport(
             driver: driver, requests: requests, tally: tally, elapsedNanoseconds: elapsed, intervals: intervals)
