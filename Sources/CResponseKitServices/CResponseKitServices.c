@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <string.h>
 #include <unistd.h>
@@ -107,4 +108,17 @@ int rks_signal_catch(int signal_number, const char *forced_exit_line) {
 
 void rks_signal_handled(void) {
     __atomic_fetch_sub(&rks_unhandled, 1, __ATOMIC_ACQ_REL);
+}
+
+void rks_name_current_thread(const char *name) {
+#if defined(__linux__)
+    char cut[16];
+    strncpy(cut, name, sizeof cut - 1);
+    cut[sizeof cut - 1] = '\0';
+    (void)pthread_setname_np(pthread_self(), cut);
+#elif defined(__APPLE__)
+    (void)pthread_setname_np(name);
+#else
+    (void)name;
+#endif
 }

@@ -1,3 +1,4 @@
+import CResponseKitServices
 import Dispatch
 import Foundation
 
@@ -95,7 +96,9 @@ final class MemoryPressureMonitor {
         let wakeReceiver = ends[0]
         let thread = Thread {
             // So that `ps -L` and `top -H` show what it is: at most 15 bytes, or Linux keeps no name.
-            Thread.current.name = "memory pressure"
+            // Named by the thread itself, through pthreads: Foundation's `Thread.name`, set here,
+            // once left it unnamed under the thread sanitizer (a test looks for it by name).
+            rks_name_current_thread("memory pressure")
             let reason = MemoryPressureMonitor.watch(descriptor, for: events, until: wakeReceiver, report: report)
             if let reason {
                 DispatchQueue.main.async { report(.ended(reason: "\(name): \(reason)")) }

@@ -33,6 +33,10 @@ int rks_signal_catch(int signal_number, const char *forced_exit_line);
 /// so the next one is handled by the reader again rather than by the handler's forced exit.
 void rks_signal_handled(void);
 
+/// Names the calling thread, for `ps -L`, `top -H` and debuggers: at most 15 bytes on Linux (a
+/// longer name is cut there, rather than refused). Does nothing where threads cannot be named.
+void rks_name_current_thread(const char *name);
+
 /// How ChildProcess starts a program: `rks_spawn`.
 #include "rks_spawn.h"
 

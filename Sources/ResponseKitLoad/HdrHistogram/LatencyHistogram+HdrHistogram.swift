@@ -307,6 +307,7 @@ private struct ByteWriter {
 }
 
 /// Big-endian reading of what ``ByteWriter`` writes.
+@available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
 private struct ByteReader {
     private let bytes: [UInt8]
     private var position = 0
