@@ -36,7 +36,11 @@ final class LoadRun: Sendable {
         self.makeRequest = makeRequest
         self.resolver = resolver
         plan = LockedBox.make(LoadPlan(driver: driver))
-        if case .closedLoop(let inFlight) = driver.mode { laneCount = inFlight } else { laneCount = 0 }
+        switch driver.mode {
+        case .closedLoop(let inFlight): laneCount = inFlight
+        case .closedLoopStages(let stages): laneCount = LoadSchedule(stages).maximumLanes
+        case .openLoop, .openLoopStages: laneCount = 0
+        }
         // Up to sixteen locks keep answers on different threads apart without a histogram per
         // lane (each takes 58 KB once used). Lane j is in shard j % count, at j / count.
         let shardCount = laneCount == 0 ? 16 : min(laneCount, 16)
@@ -55,6 +59,7 @@ final class LoadRun: Sendable {
             plan.withLock { $0.start(at: now, lanes: laneCount) }
             scheduleProgress(number: 1)
             scheduleIntervalEnd(number: 1)
+            if case .closedLoopStages = driver.mode { changeLanes() }
             if laneCount > 0 {
                 for lane in 0..<laneCount { drive(lane: lane, now: lane == 0 ? now : driver.clock.nanoseconds()) }
             } else {
@@ -115,9 +120,11 @@ final class LoadRun: Sendable {
         let slot = lane / shards.count
         var now = now
         while true {
-            switch plan.withLock({ $0.claim(at: now) }) {
+            switch plan.withLock({ $0.claim(lane: lane, at: now) }) {
             case .stop(let ending):
                 act(on: ending)
+                return
+            case .park:
                 return
             case .request(let index, let isMeasured):
                 let request = makeRequest(index, LoadToken(number: lane, start: now, isMeasured: isMeasured), self)
@@ -126,6 +133,19 @@ final class LoadRun: Sendable {
                 now = answered
             }
         }
+    }
+
+    /// Makes the stages' lane changes due by now: drives the lanes woken, then sets a timer
+    /// for the next change.
+    private func changeLanes() {
+        let now = driver.clock.nanoseconds()
+        let (wake, nextAt, ending) = plan.withLock { $0.changeLanes(at: now) }
+        for lane in wake { drive(lane: lane, now: driver.clock.nanoseconds()) }
+        if let nextAt {
+            let job = driver.clock.schedule(at: nextAt) { [self] in changeLanes() }
+            if !plan.withLock({ $0.keep(job, as: .lanes) }) { job.cancel() }
+        }
+        act(on: ending)
     }
 
     // MARK: - Open loop

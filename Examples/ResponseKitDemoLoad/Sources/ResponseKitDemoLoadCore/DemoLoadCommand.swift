@@ -122,6 +122,8 @@ extension LoadDriver.Mode {
         case .closedLoop(let inFlight): "\(inFlight) in flight"
         case .openLoop(let perSecond):
             "\(perSecond == perSecond.rounded() ? "\(Int(perSecond))" : "\(perSecond)") a second"
+        case .openLoopStages(let stages): "up to \(Int(stages.map(\.target).max() ?? 0)) a second, in stages"
+        case .closedLoopStages(let stages): "up to \(Int(stages.map(\.target).max() ?? 0)) in flight, in stages"
         }
     }
 }
