@@ -292,7 +292,9 @@ public struct LoadDriver: Sendable {
     func start(on executor: ResponseExecutor, _ makeRequest: @escaping LoadRun.MakeRequest) -> Response<LoadReport> {
         if let configurationProblem { return .failed(configurationProblem, on: executor) }
         let (report, resolver) = Response<LoadReport>.pending(on: executor)
-        let run = LoadRun(driver: self, makeRequest: makeRequest, resolver: resolver)
+        let run = LoadRun(driver: self, makeRequest: makeRequest) { total, _ in
+            resolver.resolveIfPending(with: .success(total))
+        }
         resolver.onCancel { run.stop() }
         run.start()
         return report
