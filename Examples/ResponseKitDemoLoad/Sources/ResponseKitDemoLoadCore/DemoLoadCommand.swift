@@ -50,6 +50,10 @@ public enum DemoLoadCommand {
         /// Runs the load, prints the report and exits; the answers on `.main` need the main
         /// queue, which `dispatchMain()` services below.
         func run<Value>(_ request: @escaping @Sendable (Int) -> Response<Value>) {
+            if let limit = parsed.searchLimit {
+                search(request, limit: limit)
+                return
+            }
             let startTime = Date()
             driver.run(on: .main, request).onResult { result in
                 switch result {
@@ -63,6 +67,32 @@ public enum DemoLoadCommand {
                     }
                     withExtendedLifetime(temporary) {}
                     exit(verdict(on: report, against: baseline, as: parsed, program: program))
+                case .failure(let error):
+                    ConsoleOutput.standardError.writeLine("\(program): \(error)")
+                    exit(1)
+                }
+            }
+        }
+
+        /// Runs the rate search, prints each step and the rate found, and exits.
+        func search<Value>(_ request: @escaping @Sendable (Int) -> Response<Value>, limit: Duration) {
+            let from = if case .openLoop(let perSecond) = parsed.mode { perSecond } else { 100.0 }
+            let duration = if case .duration(let duration) = parsed.length { duration } else { Duration.seconds(5) }
+            let search = LoadRateSearch(
+                limit: limit, from: from, to: max(from, parsed.searchTo), stepDuration: duration, progress: .silent)
+            search.run(on: .main, request).onResult { result in
+                switch result {
+                case .success(let outcome):
+                    for step in outcome.steps {
+                        ConsoleOutput.standardOutput.writeLine(
+                            "\(Int(step.rate.rounded())) a second: p99 \(milliseconds(step.latency))"
+                                + " \(step.passed ? "passed" : "failed")\(step.isRerun ? " (rerun)" : "")")
+                    }
+                    let found = outcome.highestPassingRate.map { "\(Int($0.rounded())) a second" } ?? "none"
+                    ConsoleOutput.standardOutput.writeLine(
+                        "highest rate with p99 under \(milliseconds(limit)): \(found)")
+                    withExtendedLifetime(temporary) {}
+                    exit(outcome.highestPassingRate == nil ? 99 : 0)
                 case .failure(let error):
                     ConsoleOutput.standardError.writeLine("\(program): \(error)")
                     exit(1)
@@ -113,6 +143,12 @@ public enum DemoLoadCommand {
             try report.latencies.percentileDistribution().write(toFile: path, atomically: true, encoding: .utf8)
         }
     }
+}
+
+/// `12.34 ms`.
+private func milliseconds(_ duration: Duration) -> String {
+    let (seconds, attoseconds) = duration.components
+    return String(format: "%.2f ms", Double(seconds) * 1e3 + Double(attoseconds) / 1e15)
 }
 
 extension LoadDriver.Mode {
