@@ -5,6 +5,12 @@ import ResponseKit
 ///
 /// <!-- example: fragment -->
 /// ```swift
+/// nonisolated struct Cities: Sendable {   // called from any thread
+///     func list() -> Response<[String]> { Response(on: .global()) { ["Lyon"] } }
+///     func add(_ name: String) -> Response<Int> { Response(on: .global()) { name.count } }
+/// }
+/// let cities = Cities()
+///
 /// let report = try LoadDriver(.openLoop(perSecond: 500), for: .duration(.seconds(10)))
 ///     .run(scenarios: [
 ///         LoadScenario(name: "list", weight: 8) { _ in cities.list() },

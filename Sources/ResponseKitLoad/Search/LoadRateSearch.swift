@@ -14,6 +14,11 @@ import ResponseKit
 ///
 /// <!-- example: fragment -->
 /// ```swift
+/// nonisolated struct SignIn: Sendable {   // called from any thread
+///     func execute(_ name: String) -> Response<String> { Response(on: .global()) { "token for \(name)" } }
+/// }
+/// let signIn = SignIn()
+///
 /// let search = LoadRateSearch(limit: .milliseconds(50), from: 100, to: 10_000, stepDuration: .seconds(5))
 /// let outcome = try search.run { signIn.execute("ada") }.value
 /// print(outcome.highestPassingRate.map { "\($0) a second" } ?? "not even 100 a second")
@@ -64,7 +69,7 @@ public struct LoadRateSearch: Sendable {
     /// What each step says while it runs.
     public let progress: LoadProgress
 
-    /// Describes a search; nothing runs before ``run(on:_:)``.
+    /// Describes a search; nothing runs before ``run(on:_:)-(_,(Int)->Response<Value>)``.
     ///
     /// - Parameters:
     ///   - limit: the latency the percentile must not exceed.
@@ -140,6 +145,20 @@ public struct LoadRateSearch: Sendable {
         }
         step(RateSearchPlan(from: from, to: to, precision: precision), [])
         return outcome
+    }
+
+    /// Runs the search against `request`.
+    ///
+    /// - Parameters:
+    ///   - executor: where the outcome's callbacks run; `.main` by default.
+    ///   - request: makes one request: calls the interactor and returns its response.
+    /// - Returns: a response that succeeds with the outcome after the last step.
+    @discardableResult
+    public func run<Value>(
+        on executor: ResponseExecutor = .main,
+        _ request: @escaping @Sendable () -> Response<Value>
+    ) -> Response<Outcome> {
+        run(on: executor) { (_: Int) in request() }
     }
 
     /// What is wrong with this search, or `nil` when it can run.
