@@ -60,7 +60,7 @@ import ResponseKit
 @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
 public struct LoadDriver: Sendable {
     /// How requests arrive.
-    public enum Mode: Sendable, Hashable, Codable {
+    public enum Mode: Sendable, Hashable {
         /// Keeps `inFlight` requests pending at all times: each answer starts the next request.
         case closedLoop(inFlight: Int)
         /// Starts `perSecond` requests a second on a fixed schedule, answered or not; latency

@@ -129,6 +129,30 @@ struct LoadDriverStageTests {
         #expect(report.intervals.map(\.histogram.count) == [28, 56, 17, 1])
     }
 
+    @Test func aRetiredLane_startsAgain_whenTheTargetRisesAgain() throws {
+        // 70 ms a request; 2 in flight, then 1, then 2 again, a second each.
+        let starts = Recorder<Duration>()
+        let server = FakeServer(scheduler: scheduler) { _ in .milliseconds(70) }
+        let stages: [LoadStage] = [
+            .step(to: 2, for: .seconds(1)), .step(to: 1, for: .seconds(1)), .step(to: 2, for: .seconds(1)),
+        ]
+
+        let report = try server.run(server.driver(stages: .closedLoopStages(stages))) {
+            starts.record(scheduler.now)
+            return server.handle($0)
+        }
+
+        func made(in seconds: Range<Int>) -> Int {
+            starts.values.count { .seconds(seconds.lowerBound) <= $0 && $0 < .seconds(seconds.upperBound) }
+        }
+        // Lane 1 finishes its request of 980 ms at 1,050 ms and waits; at 2 s it starts again.
+        #expect(made(in: 0..<1) == 30)
+        #expect(made(in: 1..<2) == 14)
+        #expect(made(in: 2..<3) == 29)
+        #expect(starts.values.filter { $0 == .seconds(2) }.count == 1)
+        #expect(report.requests == 73)
+    }
+
     @Test func aClosedLoopRamp_startsALaneEachTimeTheTargetPassesAHalf() throws {
         // 0 to 4 in flight over 4 s: a lane starts at 0.5, 1.5, 2.5 and 3.5 s; each request takes
         // 10 s, so each lane makes one.
@@ -186,7 +210,10 @@ struct LoadDriverStageTests {
         let decoded = try JSONDecoder().decode(LoadReport.self, from: Data(report.json.utf8))
 
         #expect(report.table.contains("open loop in stages, requests/s: ↗ 100 (2 s), → 50 (1.50 s)"))
-        #expect(report.json.contains(#"{"durationNanoseconds":2000000000,"shape":"ramp","target":100}"#))
+        #expect(
+            report.json.contains(
+                #""mode":{"openLoopStages":[{"durationNanoseconds":2000000000,"shape":"ramp","target":100},"#
+                    + #"{"durationNanoseconds":1500000000,"shape":"step","target":50}]}"#))
         #expect(decoded.mode == .openLoopStages(stages))
         #expect(decoded == report)
     }
