@@ -1,8 +1,8 @@
 /// What a run of several ``LoadScenario``s measured: each scenario's report and the total's.
 ///
 /// Each scenario's report counts its own requests, answers and latencies; its throughput is
-/// its answers over the whole run's measured time. The total is the report a single-scenario
-/// run would give. ``LoadReportPage`` shows them side by side:
+/// its answers from the start of the measured part to its own last answer; its `mode` and
+/// `length` are the whole run's. The total is the report a single-scenario run would give. ``LoadReportPage`` shows them side by side:
 /// `LoadReportPage(title: "Cities", runs: report.scenarios + [("total", report.total)])`.
 @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
 public struct LoadScenarioReport: Sendable {

@@ -100,10 +100,54 @@ public enum DemoLoadCommand {
             }
         }
 
+        /// Runs the mix, prints each scenario's table and the total's, writes the page (a column a
+        /// scenario) and exits.
+        func runMix() {
+            let scenarios = parsed.mix.map { part in
+                switch part.target {
+                case .signIn:
+                    LoadScenario(
+                        name: part.target.rawValue, weight: part.weight,
+                        DemoLoadTarget.signIn(
+                            dataDirectory: dataDirectory, latency: parsed.latency))
+                case .addCity:
+                    LoadScenario(
+                        name: part.target.rawValue, weight: part.weight,
+                        DemoLoadTarget.addCity(dataDirectory: dataDirectory))
+                case .echo, .mix:
+                    LoadScenario(
+                        name: part.target.rawValue, weight: part.weight,
+                        DemoLoadTarget.echo(on: parsed.answersOnMain ? .main : .immediate))
+                }
+            }
+            driver.run(on: .main, scenarios: scenarios).onResult { result in
+                switch result {
+                case .success(let report):
+                    ConsoleOutput.standardOutput.writeLine(report.table)
+                    do {
+                        if let path = parsed.pagePath {
+                            let page = LoadReportPage(
+                                title: "\(program) mix", runs: report.scenarios + [("total", report.total)])
+                            try page.html.write(toFile: path, atomically: true, encoding: .utf8)
+                        }
+                    } catch {
+                        ConsoleOutput.standardError.writeLine("\(program): \(error)")
+                        exit(1)
+                    }
+                    withExtendedLifetime(temporary) {}
+                    exit(verdict(on: report.total, against: nil, as: parsed, program: program))
+                case .failure(let error):
+                    ConsoleOutput.standardError.writeLine("\(program): \(error)")
+                    exit(1)
+                }
+            }
+        }
+
         switch parsed.target {
         case .signIn: run(DemoLoadTarget.signIn(dataDirectory: dataDirectory, latency: parsed.latency))
         case .addCity: run(DemoLoadTarget.addCity(dataDirectory: dataDirectory))
         case .echo: run(DemoLoadTarget.echo(on: parsed.answersOnMain ? .main : .immediate))
+        case .mix: runMix()
         }
     }
 

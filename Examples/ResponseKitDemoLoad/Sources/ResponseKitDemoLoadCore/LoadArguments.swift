@@ -12,7 +12,7 @@ public struct LoadArguments: Equatable, Sendable {
     public static func usage(program: String) -> String {
         let indent = String(repeating: " ", count: "usage: \(program) ".count)
         return """
-            usage: \(program) signin|add-city|echo [--in-flight N | --rate N | --stages SPEC | --in-flight-stages SPEC]
+            usage: \(program) signin|add-city|echo|mix TARGET:WEIGHT,… [--in-flight N | --rate N | --stages SPEC | --in-flight-stages SPEC]
             \(indent)[--duration SECONDS | --requests N] [--warm-up SECONDS]
             \(indent)[--latency MS] [--on main|immediate] [--data-dir DIR] [--json]
             \(indent)[--html FILE] [--hlog FILE] [--hgrm FILE] [--interval SECONDS]
@@ -25,6 +25,8 @@ public struct LoadArguments: Equatable, Sendable {
                 add-city  the demo's AddCity over its JSON file: each request adds "City <n>" and
                           rewrites the file (fsync), one at a time
                 echo      answers at once, on --on main or immediate (default): the driver's own cost
+                mix       the targets after it by weight, as `mix signin:8,add-city:2` (eight sign-ins
+                          to two cities added): a table each, then the total's; --html a column each
               --in-flight N keeps N requests pending (a closed loop; default 64); --rate N starts N a
               second whether or not earlier ones are answered (an open loop: latency counts from each
               request's intended start). Measures for --duration SECONDS (default 5) or --requests N,
@@ -59,6 +61,26 @@ public struct LoadArguments: Equatable, Sendable {
         case addCity = "add-city"
         /// An interactor that answers at once.
         case echo
+        /// Several of the others, by weight.
+        case mix
+    }
+
+    /// One target of a mix and its weight.
+    public struct MixPart: Equatable, Sendable {
+        /// What is put under load.
+        public var target: Target
+        /// Its share of the requests.
+        public var weight: Int
+
+        /// A target of a mix.
+        ///
+        /// - Parameters:
+        ///   - target: what is put under load.
+        ///   - weight: its share of the requests.
+        public init(_ target: Target, weight: Int) {
+            self.target = target
+            self.weight = weight
+        }
     }
 
     /// What is put under load.
@@ -95,6 +117,8 @@ public struct LoadArguments: Equatable, Sendable {
     public var searchLimit: Duration?
     /// The highest rate a search tries.
     public var searchTo = 100_000.0
+    /// The targets of a `mix`, with their weights.
+    public var mix: [MixPart] = []
 
     /// Makes arguments with the defaults.
     ///
@@ -110,11 +134,19 @@ public struct LoadArguments: Equatable, Sendable {
     public static func parse(_ arguments: [String]) -> CommandLineRequest<LoadArguments> {
         if arguments.contains(where: { $0 == "-h" || $0 == "--help" }) { return .help }
         var remaining = arguments[...]
-        guard let first = remaining.popFirst() else { return .invalid("say what to load: signin, add-city or echo") }
+        guard let first = remaining.popFirst() else {
+            return .invalid("say what to load: signin, add-city, echo or mix")
+        }
         guard let target = Target(rawValue: first) else {
             return .invalid(first.hasPrefix("-") ? "unknown option \(first)" : "unknown target \(first)")
         }
         var parsed = LoadArguments(target: target)
+        if target == .mix {
+            guard let text = remaining.popFirst(), let parts = Self.mix(text) else {
+                return .invalid("mix needs targets and weights, such as signin:8,add-city:2")
+            }
+            parsed.mix = parts
+        }
         var isLengthGiven = false
         var isWarmUpGiven = false
         while let option = remaining.popFirst() {
@@ -226,6 +258,19 @@ public struct LoadArguments: Equatable, Sendable {
             }
         }
         return .run(parsed)
+    }
+
+    /// `signin:8,add-city:2`: targets (not `mix`), each at most once, with weights of 1 or more.
+    static func mix(_ text: String) -> [MixPart]? {
+        var parts: [MixPart] = []
+        for item in text.split(separator: ",", omittingEmptySubsequences: false) {
+            let words = item.split(separator: ":", omittingEmptySubsequences: false)
+            guard words.count == 2, let target = Target(rawValue: String(words[0])), target != .mix,
+                let weight = Int(words[1]), weight >= 1, !parts.contains(where: { $0.target == target })
+            else { return nil }
+            parts.append(MixPart(target, weight: weight))
+        }
+        return parts
     }
 
     /// `10s:100,30s:=100,500ms:0`: stages of a duration (`s`, `ms` or `m`; seconds when bare)

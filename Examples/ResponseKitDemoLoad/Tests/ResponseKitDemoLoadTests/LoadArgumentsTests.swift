@@ -53,7 +53,7 @@ struct LoadArgumentsTests {
 
     @Test(
         arguments: [
-            ([], "say what to load: signin, add-city or echo"),
+            ([], "say what to load: signin, add-city, echo or mix"),
             (["login"], "unknown target login"),
             (["echo", "--hlog"], "--hlog needs a file"),
             (
@@ -126,5 +126,21 @@ struct LoadArgumentsStageTests {
         #expect(
             LoadArguments.parse(["signin", "--search-p99", "soon"])
                 == .invalid("--search-p99 needs milliseconds, such as 50"))
+    }
+}
+
+struct LoadArgumentsMixTests {
+    @Test func aMix_readsItsTargetsAndWeights_thenTheOptions() {
+        var expected = LoadArguments(target: .mix)
+        expected.mix = [.init(.signIn, weight: 8), .init(.addCity, weight: 2)]
+        expected.mode = .openLoop(perSecond: 500)
+
+        #expect(LoadArguments.parse(["mix", "signin:8,add-city:2", "--rate", "500"]) == .run(expected))
+    }
+
+    @Test(arguments: [["mix"], ["mix", "signin"], ["mix", "signin:0"], ["mix", "mix:1"], ["mix", "echo:1,echo:2"]])
+    func aMalformedMix_isRejected(arguments: [String]) {
+        #expect(
+            LoadArguments.parse(arguments) == .invalid("mix needs targets and weights, such as signin:8,add-city:2"))
     }
 }
