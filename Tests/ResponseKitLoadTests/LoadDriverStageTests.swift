@@ -169,6 +169,24 @@ struct LoadDriverStageTests {
         #expect(report.completed == 4)
     }
 
+    @Test func aClosedLoopRampFromZero_isMeasuredFromTheRunsStart_notFromItsFirstRequest() throws {
+        // 0 to 2 in flight over 2 s, 300 ms a request: lane 0 starts at 0.5 s, lane 1 at 1.5 s,
+        // and the run ends at 2 s, not 2 s after the first request.
+        let starts = Recorder<Duration>()
+        let server = FakeServer(scheduler: scheduler) { _ in .milliseconds(300) }
+
+        let report = try server.run(server.driver(stages: .closedLoopStages([.ramp(to: 2, over: .seconds(2))]))) {
+            starts.record(scheduler.now)
+            return server.handle($0)
+        }
+
+        let expected: [Duration] = [500, 800, 1_100, 1_400, 1_500, 1_700, 1_800].map { .milliseconds($0) }
+        #expect(starts.values == expected)
+        #expect(report.requests == 7)
+        // From the start of the run (0) to the last answer (2,100 ms).
+        #expect(report.elapsed == .milliseconds(2_100))
+    }
+
     @Test func aClosedLoopRampDownToZero_endsWithTheStages() throws {
         // 3 in flight, down to 0 over 3 s: lanes retire at 0.5, 1.5 and 2.5 s; the last answer
         // of lane 0 (a request every 200 ms) comes at 2.6 s.
@@ -199,7 +217,17 @@ struct LoadDriverStageTests {
         }
         let negative = server.driver(stages: .openLoopStages([.step(to: -1, for: .seconds(1))]))
             .run(on: .immediate) { server.handle($0) }
-        #expect(throws: LoadDriver.InvalidConfiguration.self) { try negative.value }
+        #expect(
+            negative.error.map { "\($0)" }
+                == "LoadDriver: stage 1 (target -1.0, 1.0 seconds) needs a target that is 0 or more and finite, "
+                + "and a duration that is not negative")
+        let warmUpOfRequests = server.driver(
+            .closedLoopStages([.step(to: 1, for: .seconds(1))]), for: .duration(.seconds(1)), warmUp: .requests(5)
+        )
+        .run(on: .immediate) { server.handle($0) }
+        #expect(
+            warmUpOfRequests.error.map { "\($0)" }
+                == "LoadDriver: a closed loop in stages needs its warm-up as a duration, not .requests(5)")
     }
 
     @Test func theReport_saysTheStages_inItsTableAndJSON() throws {

@@ -162,7 +162,8 @@ struct LoadPlan {
         lanesRunning = lanes
         // In stages, the measured part starts at a known time, so that the run ends at the
         // stages' end even when no lane runs then (a ramp down to 0).
-        if !laneChanges.isEmpty, case .duration = warmUp { measurementStart = now &+ warmUpNanoseconds }
+        // (Its warm-up is a duration, or none: a count is a configuration problem.)
+        if !laneChanges.isEmpty { measurementStart = now &+ warmUpNanoseconds }
     }
 
     /// What a timer of the run does; the run keeps the latest of each, to cancel when it ends.
