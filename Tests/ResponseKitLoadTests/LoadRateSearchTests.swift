@@ -88,6 +88,25 @@ struct LoadRateSearchTests {
         #expect(slowOutcome.highestPassingRate == nil)
     }
 
+    @Test func cancellingTheSearch_stopsTheStepRunning_andMakesNoMore() {
+        let made = LockedBox.make(0)
+        let server = FakeServer(scheduler: scheduler) { _ in .milliseconds(1) }
+        let outcome = search().run(on: .immediate) { index in
+            made.withLock { $0 += 1 }
+            return server.handle(index)
+        }
+
+        // The first step (100 a second for 1 s) is over; the second (200 a second) is half way.
+        scheduler.advance(by: .milliseconds(1_500))
+        outcome.cancel()
+        let madeWhenCancelled = made.withLock { $0 }
+        scheduler.advance(by: .seconds(100))
+
+        #expect(madeWhenCancelled > 100 && madeWhenCancelled < 300)
+        #expect(made.withLock { $0 } == madeWhenCancelled)
+        #expect(throws: CancellationError.self) { try outcome.value }
+    }
+
     @Test func aSearchThatCannotRun_saysWhy() {
         let server = FakeServer(scheduler: scheduler) { _ in .milliseconds(1) }
         let outcome = search(from: 500, to: 100).run(on: .immediate) { server.handle($0) }

@@ -116,7 +116,7 @@ public struct LoadRateSearch: Sendable {
         @Sendable func step(_ plan: RateSearchPlan, _ steps: [Step]) {
             switch plan.next() {
             case .finish(let highest):
-                resolver.succeed(Outcome(highestPassingRate: highest, steps: steps))
+                resolver.resolveIfPending(with: .success(Outcome(highestPassingRate: highest, steps: steps)))
             case .run(let rate):
                 let driver = LoadDriver(
                     .openLoop(perSecond: rate), for: .duration(search.stepDuration), clock: search.clock,
@@ -127,7 +127,8 @@ public struct LoadRateSearch: Sendable {
                 report.onResult { result in
                     switch result {
                     case .failure(let error):
-                        resolver.fail(error)
+                        // A step cancelled with the search: the search is cancelled already.
+                        resolver.resolveIfPending(with: .failure(error))
                     case .success(let report):
                         let latency = report.latencies.value(atPercentile: search.percentile)
                         let passed = latency <= search.limit && report.cancelledAtEnd == 0 && report.latencies.count > 0
