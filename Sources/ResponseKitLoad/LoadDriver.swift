@@ -125,8 +125,9 @@ public struct LoadDriver: Sendable {
     ///     time); a second by default.
     ///
     /// A configuration that cannot run (no request in flight, a rate that is not positive and
-    /// finite, a negative count or duration, stages that never make a request) is not a crash: ``run(on:_:)-(_,(Int)->Response<Value>)``
-    /// returns a response failed with ``InvalidConfiguration``, which says what is wrong.
+    /// finite, a negative count or duration, stages that never make a request) is not a crash:
+    /// ``run(on:_:)-(_,(Int)->Response<Value>)`` returns a response failed with
+    /// ``InvalidConfiguration``, which says what is wrong.
     public init(
         _ mode: Mode,
         for length: Length,
@@ -256,6 +257,11 @@ public struct LoadDriver: Sendable {
                     reason:
                         "stage \(number) (target \(stage.target), \(stage.duration)) needs a target that is 0 or more "
                         + "and finite, and a duration that is not negative")
+            }
+            if case .closedLoopStages = mode, let stage = stages.first(where: { $0.target > 1_000_000 }) {
+                // Each lane is a slot in a shard, made up front: a million is far past any use.
+                return InvalidConfiguration(
+                    reason: "a closed loop in stages goes up to \(stage.target), past 1,000,000")
             }
             let schedule = LoadSchedule(stages)
             let isIdle =

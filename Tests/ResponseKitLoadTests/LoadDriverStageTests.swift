@@ -221,6 +221,11 @@ struct LoadDriverStageTests {
             negative.error.map { "\($0)" }
                 == "LoadDriver: stage 1 (target -1.0, 1.0 seconds) needs a target that is 0 or more and finite, "
                 + "and a duration that is not negative")
+        let tooMany = server.driver(stages: .closedLoopStages([.ramp(to: 1e12, over: .seconds(1))]))
+            .run(on: .immediate) { server.handle($0) }
+        #expect(
+            tooMany.error.map { "\($0)" }
+                == "LoadDriver: a closed loop in stages goes up to 1000000000000.0, past 1,000,000")
         let warmUpOfRequests = server.driver(
             .closedLoopStages([.step(to: 1, for: .seconds(1))]), for: .duration(.seconds(1)), warmUp: .requests(5)
         )
