@@ -31,6 +31,7 @@ public struct LoadScenario: Sendable {
     /// Its share of the requests: its weight over the sum of the weights.
     public let weight: Int
     /// Makes one of its requests.
+    @usableFromInline
     let makeRequest: LoadRun.MakeRequest
 
     /// A scenario named `name` that makes `weight` requests in every sum-of-the-weights.
@@ -40,7 +41,10 @@ public struct LoadScenario: Sendable {
     ///   - weight: its share of the requests; 1 by default.
     ///   - request: makes one request; it gets the request's number in the whole run (warm-up
     ///     included), not in the scenario.
+    @inlinable
     public init<Value>(name: String, weight: Int = 1, _ request: @escaping @Sendable (Int) -> Response<Value>) {
+        // Inlined, as `LoadDriver.run` is, so that these lines are specialised for `Value` in the
+        // caller's module.
         self.name = name
         self.weight = weight
         makeRequest = { index, token, run in
