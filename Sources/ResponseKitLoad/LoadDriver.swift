@@ -27,6 +27,8 @@ import ResponseKit
 ///   *intended* start (the run's start plus *i* / rate), as wrk2 measures it. A closed loop waits
 ///   for a slow answer before it sends more, so it never sees the requests that would have queued
 ///   behind it (*coordinated omission*); an open loop counts that queueing delay in full.
+/// - ``Mode/openLoopStages(_:)`` and ``Mode/closedLoopStages(_:)`` move the rate or the requests
+///   in flight over time, as ``LoadStage``s say: ramp up, hold, ramp down, in one run.
 ///
 /// ## What is counted
 ///
@@ -58,12 +60,29 @@ import ResponseKit
 @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
 public struct LoadDriver: Sendable {
     /// How requests arrive.
-    public enum Mode: Sendable, Hashable, Codable {
+    public enum Mode: Sendable, Hashable {
         /// Keeps `inFlight` requests pending at all times: each answer starts the next request.
         case closedLoop(inFlight: Int)
         /// Starts `perSecond` requests a second on a fixed schedule, answered or not; latency
         /// counts from each request's intended start.
         case openLoop(perSecond: Double)
+        /// An open loop whose rate follows the stages' targets (requests a second), from 0 at
+        /// the run's start: request *i* is meant to start when the rate's integral reaches *i*.
+        /// After the last stage its target holds.
+        case openLoopStages([LoadStage])
+        /// A closed loop whose requests in flight follow the stages' targets (rounded to the
+        /// nearest whole number), from 0 at the run's start. A lane that is no longer wanted
+        /// finishes the request it has in flight and makes no more until it is wanted again.
+        /// After the last stage its target holds.
+        case closedLoopStages([LoadStage])
+
+        /// The stages, or `nil` for a fixed rate or number in flight.
+        var stages: [LoadStage]? {
+            switch self {
+            case .openLoopStages(let stages), .closedLoopStages(let stages): stages
+            case .openLoop, .closedLoop: nil
+            }
+        }
     }
 
     /// How long a part of the run lasts: the measured part, or the warm-up.
@@ -106,8 +125,9 @@ public struct LoadDriver: Sendable {
     ///     time); a second by default.
     ///
     /// A configuration that cannot run (no request in flight, a rate that is not positive and
-    /// finite, a negative count or duration) is not a crash: ``run(on:_:)-(_,(Int)->Response<Value>)``
-    /// returns a response failed with ``InvalidConfiguration``, which says what is wrong.
+    /// finite, a negative count or duration, stages that never make a request) is not a crash:
+    /// ``run(on:_:)-(_,(Int)->Response<Value>)`` returns a response failed with
+    /// ``InvalidConfiguration``, which says what is wrong.
     public init(
         _ mode: Mode,
         for length: Length,
@@ -124,6 +144,41 @@ public struct LoadDriver: Sendable {
         self.clock = clock
         self.progress = progress
         self.interval = interval
+    }
+
+    /// Describes a run that lasts as long as its stages, measured from the start.
+    ///
+    /// <!-- example: fragment -->
+    /// ```swift
+    /// // Up to 500 requests a second over 10 s, 20 s there, then down to 0 over 10 s.
+    /// let driver = LoadDriver(.openLoopStages([
+    ///     .ramp(to: 500, over: .seconds(10)), .step(to: 500, for: .seconds(20)), .ramp(to: 0, over: .seconds(10)),
+    /// ]))
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - mode: ``Mode/openLoopStages(_:)`` or ``Mode/closedLoopStages(_:)``.
+    ///   - drainTimeout: how long to wait at the end for answers still due before cancelling
+    ///     them; 10 seconds by default.
+    ///   - clock: where the time comes from; real time by default, a `ManualScheduler` in tests.
+    ///   - progress: what to say while running.
+    ///   - interval: how long each of the report's intervals lasts; a second by default.
+    /// - Precondition: `mode` has stages; give any other mode a length with
+    ///   ``init(_:for:warmUp:drainTimeout:clock:progress:interval:)``.
+    public init(
+        _ mode: Mode,
+        drainTimeout: Duration = .seconds(10),
+        clock: LoadClock = .system,
+        progress: LoadProgress = .standardError,
+        interval: Duration = .seconds(1)
+    ) {
+        guard let stages = mode.stages else {
+            preconditionFailure(
+                "LoadDriver(\(mode)) has no stages to say how long it lasts: give it a length with `for:`")
+        }
+        self.init(
+            mode, for: .duration(.nanoseconds(LoadSchedule(stages).duration)), drainTimeout: drainTimeout, clock: clock,
+            progress: progress, interval: interval)
     }
 
     /// Runs `request` under load; each call gets the request's number, from 0 (warm-up included).
@@ -195,6 +250,30 @@ public struct LoadDriver: Sendable {
         default:
             break
         }
+        if let stages = mode.stages {
+            for (number, stage) in zip(1..., stages)
+            where !(stage.target >= 0 && stage.target.isFinite) || stage.duration < .zero {
+                return InvalidConfiguration(
+                    reason:
+                        "stage \(number) (target \(stage.target), \(stage.duration)) needs a target that is 0 or more "
+                        + "and finite, and a duration that is not negative")
+            }
+            if case .closedLoopStages = mode, let stage = stages.first(where: { $0.target > 1_000_000 }) {
+                // Each lane is a slot in a shard, made up front: a million is far past any use.
+                return InvalidConfiguration(
+                    reason: "a closed loop in stages goes up to \(stage.target), past 1,000,000")
+            }
+            let schedule = LoadSchedule(stages)
+            let isIdle =
+                if case .closedLoopStages = mode { schedule.maximumLanes == 0 } else { !(schedule.totalArrivals > 0) }
+            if isIdle {
+                return InvalidConfiguration(reason: "stages with targets \(stages.map(\.target)) never make a request")
+            }
+            if case .closedLoopStages = mode, case .requests(let count) = warmUp, count > 0 {
+                return InvalidConfiguration(
+                    reason: "a closed loop in stages needs its warm-up as a duration, not .requests(\(count))")
+            }
+        }
         for part in [length, warmUp] {
             switch part {
             case .duration(let duration) where duration < .zero:
@@ -219,7 +298,9 @@ public struct LoadDriver: Sendable {
     func start(on executor: ResponseExecutor, _ makeRequest: @escaping LoadRun.MakeRequest) -> Response<LoadReport> {
         if let configurationProblem { return .failed(configurationProblem, on: executor) }
         let (report, resolver) = Response<LoadReport>.pending(on: executor)
-        let run = LoadRun(driver: self, makeRequest: makeRequest, resolver: resolver)
+        let run = LoadRun(driver: self, makeRequest: makeRequest) { total, _ in
+            resolver.resolveIfPending(with: .success(total))
+        }
         resolver.onCancel { run.stop() }
         run.start()
         return report

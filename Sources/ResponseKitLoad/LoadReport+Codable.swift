@@ -115,6 +115,56 @@ extension LoadReport: Codable {
     }
 }
 
+/// `{"closedLoop":{"inFlight":64}}`, `{"openLoop":{"perSecond":1000}}`, or the stages as a list:
+/// `{"openLoopStages":[{"durationNanoseconds":30000000000,"shape":"ramp","target":200}]}`.
+@available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+extension LoadDriver.Mode: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case closedLoop, openLoop, openLoopStages, closedLoopStages
+    }
+
+    private enum ValueKeys: String, CodingKey {
+        case inFlight, perSecond
+    }
+
+    /// Writes the mode as its type's discussion shows.
+    ///
+    /// - Parameter encoder: the encoder.
+    /// - Throws: what the encoder throws.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        switch self {
+        case .closedLoop(let inFlight):
+            var values = container.nestedContainer(keyedBy: ValueKeys.self, forKey: .closedLoop)
+            try values.encode(inFlight, forKey: .inFlight)
+        case .openLoop(let perSecond):
+            var values = container.nestedContainer(keyedBy: ValueKeys.self, forKey: .openLoop)
+            try values.encode(perSecond, forKey: .perSecond)
+        case .openLoopStages(let stages): try container.encode(stages, forKey: .openLoopStages)
+        case .closedLoopStages(let stages): try container.encode(stages, forKey: .closedLoopStages)
+        }
+    }
+
+    /// Reads a mode written by ``encode(to:)``.
+    ///
+    /// - Parameter decoder: the decoder.
+    /// - Throws: `DecodingError` when no mode is there.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        if container.contains(.closedLoop) {
+            let values = try container.nestedContainer(keyedBy: ValueKeys.self, forKey: .closedLoop)
+            self = .closedLoop(inFlight: try values.decode(Int.self, forKey: .inFlight))
+        } else if container.contains(.openLoop) {
+            let values = try container.nestedContainer(keyedBy: ValueKeys.self, forKey: .openLoop)
+            self = .openLoop(perSecond: try values.decode(Double.self, forKey: .perSecond))
+        } else if container.contains(.openLoopStages) {
+            self = .openLoopStages(try container.decode([LoadStage].self, forKey: .openLoopStages))
+        } else {
+            self = .closedLoopStages(try container.decode([LoadStage].self, forKey: .closedLoopStages))
+        }
+    }
+}
+
 /// `{"requests": 1000}` or `{"nanoseconds": 5000000000}`.
 @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
 extension LoadDriver.Length: Codable {

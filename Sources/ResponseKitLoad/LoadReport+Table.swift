@@ -76,7 +76,22 @@ extension LoadDriver.Mode {
         case .openLoop(let perSecond):
             perSecond == perSecond.rounded()
                 ? "open loop, \(Int(perSecond).grouped) requests/s" : "open loop, \(perSecond) requests/s"
+        case .openLoopStages(let stages): "open loop in stages, requests/s: \(stages.summary)"
+        case .closedLoopStages(let stages): "closed loop in stages, in flight: \(stages.summary)"
         }
+    }
+}
+
+@available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+extension [LoadStage] {
+    /// `↗ 200 (30 s), → 500 (60 s)`: a ramp to 200 over 30 s, then a step to 500 for a minute.
+    var summary: String {
+        map { stage in
+            let target = stage.target == stage.target.rounded() ? Int(stage.target).grouped : "\(stage.target)"
+            let arrow = stage.shape == .ramp ? "↗" : "→"
+            return "\(arrow) \(target) (\(LoadDriver.Length.duration(stage.duration).summary))"
+        }
+        .joined(separator: ", ")
     }
 }
 

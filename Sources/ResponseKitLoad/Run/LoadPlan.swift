@@ -21,6 +21,9 @@ struct LoadPlan {
         case request(index: Int, isMeasured: Bool)
         /// No more requests for this lane.
         case stop(Ending)
+        /// The stages want fewer lanes: this one makes no request until ``changeLanes(at:)``
+        /// wakes it.
+        case park
     }
 
     /// What ending a lane, or the last answer of an open loop, asks of the caller.
@@ -50,7 +53,16 @@ struct LoadPlan {
     /// Open loop: requests made and not answered.
     private var outstanding = 0
     /// The latest job of each ``Timer``, by raw value.
-    private var timers: [ScheduledJob?] = [nil, nil, nil, nil]
+    private var timers: [ScheduledJob?] = [nil, nil, nil, nil, nil]
+
+    /// Closed loop in stages: the lanes from each time on; empty otherwise.
+    private let laneChanges: [LoadSchedule.LaneChange]
+    /// The first of ``laneChanges`` not made yet.
+    private var nextLaneChange = 0
+    /// Closed loop in stages: how many lanes make requests now (lanes 0 to this − 1).
+    private var activeLanes = Int.max
+    /// Closed loop in stages: the lanes waiting for ``activeLanes`` to grow past them.
+    private var parkedLanes: Set<Int> = []
 
     /// When an open loop's requests are meant to start.
     struct Arrivals {
@@ -62,10 +74,13 @@ struct LoadPlan {
         var interval = 0.0
         /// When request 0 is meant to start.
         var startTime: UInt64 = 0
+        /// The schedule of an open loop in stages, or `nil` at a fixed rate.
+        var schedule: LoadSchedule?
 
-        /// The intended start of request `index`.
+        /// The intended start of request `index` (below ``total``).
         func intendedStart(of index: Int) -> UInt64 {
-            startTime &+ UInt64((Double(index) * interval).rounded())
+            guard let schedule else { return startTime &+ UInt64((Double(index) * interval).rounded()) }
+            return startTime &+ UInt64((schedule.start(ofArrival: index) ?? 0).rounded())
         }
     }
 
@@ -86,6 +101,15 @@ struct LoadPlan {
         }
         lengthNanoseconds = nanoseconds(length)
         warmUpNanoseconds = nanoseconds(warmUp)
+        if case .closedLoopStages(let stages) = mode {
+            laneChanges = LoadSchedule(stages).laneChanges
+        } else {
+            laneChanges = []
+        }
+        if case .openLoopStages(let stages) = mode {
+            arrivals = Self.arrivals(of: LoadSchedule(stages), length: length, warmUp: warmUp)
+            return
+        }
         guard case .openLoop(let perSecond) = mode else { return }
         func count(_ part: LoadDriver.Length) -> Int {
             switch part {
@@ -101,6 +125,30 @@ struct LoadPlan {
         arrivals.interval = 1e9 / perSecond
     }
 
+    /// The requests of an open loop in stages: those whose intended start falls in the warm-up,
+    /// then in the length, and never more than the stages make.
+    private static func arrivals(
+        of schedule: LoadSchedule, length: LoadDriver.Length, warmUp: LoadDriver.Length
+    ) -> Arrivals {
+        var arrivals = Arrivals(schedule: schedule)
+        let measuredFrom: Double
+        switch warmUp {
+        case .duration(let duration):
+            measuredFrom = Double(duration.loadNanoseconds)
+            arrivals.warmUp = schedule.count(before: measuredFrom)
+        case .requests(let count):
+            arrivals.warmUp = min(count, schedule.count(before: .infinity))
+            measuredFrom = schedule.start(ofArrival: arrivals.warmUp) ?? .infinity
+        }
+        switch length {
+        case .duration(let duration):
+            arrivals.total = schedule.count(before: measuredFrom + Double(duration.loadNanoseconds))
+        case .requests(let count):
+            arrivals.total = min(arrivals.warmUp + count, schedule.count(before: .infinity))
+        }
+        return arrivals
+    }
+
     var isFinished: Bool {
         if case .finished = phase { true } else { false }
     }
@@ -112,6 +160,10 @@ struct LoadPlan {
         startTime = now
         arrivals.startTime = now
         lanesRunning = lanes
+        // In stages, the measured part starts at a known time, so that the run ends at the
+        // stages' end even when no lane runs then (a ramp down to 0).
+        // (Its warm-up is a duration, or none: a count is a configuration problem.)
+        if !laneChanges.isEmpty { measurementStart = now &+ warmUpNanoseconds }
     }
 
     /// What a timer of the run does; the run keeps the latest of each, to cancel when it ends.
@@ -124,6 +176,8 @@ struct LoadPlan {
         case progress
         /// Ends an interval of the report.
         case interval
+        /// Changes a closed loop's lanes, as its stages say.
+        case lanes
     }
 
     /// Keeps `job`, the latest timer of its kind, to cancel when the run finishes; `false` (and
@@ -143,12 +197,18 @@ struct LoadPlan {
 
     // MARK: - Closed loop
 
-    /// The next request of a closed loop, asked at `now` by a lane that has nothing in flight.
-    mutating func claim(at now: UInt64) -> Claim {
+    /// The next request of a closed loop, asked at `now` by lane `lane`, which has nothing in
+    /// flight.
+    mutating func claim(lane: Int, at now: UInt64) -> Claim {
         switch phase {
         case .finished: return .stop(.none)
         case .draining: return .stop(laneEnded())
         case .issuing: break
+        }
+        if lane >= activeLanes {
+            lanesRunning -= 1
+            parkedLanes.insert(lane)
+            return .park
         }
         let isWarmUp =
             switch warmUp {
@@ -168,11 +228,37 @@ struct LoadPlan {
             }
         if isOver {
             phase = .draining(deadline: nil)
+            parkedLanes = []
             return .stop(laneEnded(isFirst: true))
         }
         next += 1
         measuredRequests += 1
         return .request(index: next - 1, isMeasured: true)
+    }
+
+    /// Makes the stages' lane changes due by `now`. Returns the parked lanes to wake (the caller
+    /// drives them), when the next change is due, and whether the run is over: its length has
+    /// passed, or no lane will run again.
+    mutating func changeLanes(at now: UInt64) -> (wake: [Int], nextAt: UInt64?, ending: Ending) {
+        guard case .issuing = phase else { return ([], nil, .none) }
+        while nextLaneChange < laneChanges.count, startTime &+ laneChanges[nextLaneChange].at <= now {
+            activeLanes = laneChanges[nextLaneChange].lanes
+            nextLaneChange += 1
+        }
+        var end: UInt64?
+        if case .duration = length, let measurementStart { end = measurementStart &+ lengthNanoseconds }
+        let isOver = end.map { now >= $0 } ?? false || (nextLaneChange == laneChanges.count && activeLanes == 0)
+        if isOver {
+            phase = .draining(deadline: nil)
+            parkedLanes = []
+            return ([], nil, lanesRunning == 0 ? finish() : .startDraining)
+        }
+        let wake = parkedLanes.filter { $0 < activeLanes }.sorted()
+        parkedLanes.subtract(wake)
+        lanesRunning += wake.count
+        let nextChange = nextLaneChange < laneChanges.count ? startTime &+ laneChanges[nextLaneChange].at : nil
+        let nextAt = [nextChange, end].compactMap { $0 }.min()
+        return (wake, nextAt, .none)
     }
 
     private mutating func laneEnded(isFirst: Bool = false) -> Ending {
@@ -227,7 +313,7 @@ struct LoadPlan {
     }
 
     private mutating func takeTimers() -> [ScheduledJob] {
-        defer { timers = [nil, nil, nil, nil] }
+        defer { timers = [nil, nil, nil, nil, nil] }
         return timers.compactMap { $0 }
     }
 }

@@ -18,9 +18,17 @@ final class LoadRun: Sendable {
     @usableFromInline
     typealias MakeRequest = @Sendable (Int, LoadToken, LoadRun) -> any PendingRequest
 
+    /// Receives the total report and each scenario's (none without scenarios).
+    typealias Finish = @Sendable (LoadReport, [LoadReport]) -> Void
+
     private let driver: LoadDriver
     private let makeRequest: MakeRequest
-    private let resolver: Resolver<LoadReport>
+    private let finish: Finish
+    /// The scenario of request *i* is `scenarioOrder[i % scenarioOrder.count]`: a weighted
+    /// round-robin; `[0]` without scenarios.
+    private let scenarioOrder: [Int]
+    /// How many scenarios; 0 without.
+    private let scenarioCount: Int
     private let plan: LockedBox<LoadPlan>
     private let shards: [LockedBox<LoadShard>]
     /// Closed-loop lanes, or zero in an open loop.
@@ -28,20 +36,29 @@ final class LoadRun: Sendable {
     /// The progress line's previous snapshot, to tell the current rate.
     private let lastProgress = LockedBox.make((elapsed: UInt64(0), answers: 0))
     private let progressReporter: LoadProgress.Reporter?
-    /// The report's intervals so far (``LoadReport/intervals``).
-    private let intervals = LockedBox.make(LoadIntervals())
+    /// The report's intervals so far (``LoadReport/intervals``): the total's, then each
+    /// scenario's.
+    private let intervals: LockedBox<[LoadIntervals]>
 
-    init(driver: LoadDriver, makeRequest: @escaping MakeRequest, resolver: Resolver<LoadReport>) {
+    init(driver: LoadDriver, weights: [Int] = [], makeRequest: @escaping MakeRequest, finish: @escaping Finish) {
         self.driver = driver
         self.makeRequest = makeRequest
-        self.resolver = resolver
+        self.finish = finish
+        scenarioOrder = weights.isEmpty ? [0] : LoadScenario.order(weights: weights)
+        scenarioCount = weights.count
+        intervals = LockedBox.make(Array(repeating: LoadIntervals(), count: weights.count + 1))
         plan = LockedBox.make(LoadPlan(driver: driver))
-        if case .closedLoop(let inFlight) = driver.mode { laneCount = inFlight } else { laneCount = 0 }
+        switch driver.mode {
+        case .closedLoop(let inFlight): laneCount = inFlight
+        case .closedLoopStages(let stages): laneCount = LoadSchedule(stages).maximumLanes
+        case .openLoop, .openLoopStages: laneCount = 0
+        }
         // Up to sixteen locks keep answers on different threads apart without a histogram per
         // lane (each takes 58 KB once used). Lane j is in shard j % count, at j / count.
         let shardCount = laneCount == 0 ? 16 : min(laneCount, 16)
         shards = (0..<shardCount).map { [laneCount] shard in
-            LockedBox.make(LoadShard(lanes: (laneCount - shard + shardCount - 1) / shardCount))
+            LockedBox.make(
+                LoadShard(lanes: (laneCount - shard + shardCount - 1) / shardCount, scenarios: weights.count))
         }
         progressReporter = driver.progress.makeReporter()
     }
@@ -55,6 +72,7 @@ final class LoadRun: Sendable {
             plan.withLock { $0.start(at: now, lanes: laneCount) }
             scheduleProgress(number: 1)
             scheduleIntervalEnd(number: 1)
+            if case .closedLoopStages = driver.mode { changeLanes() }
             if laneCount > 0 {
                 for lane in 0..<laneCount { drive(lane: lane, now: lane == 0 ? now : driver.clock.nanoseconds()) }
             } else {
@@ -89,18 +107,14 @@ final class LoadRun: Sendable {
         let executorName = executor.description
         if laneCount > 0 {
             let makesNext = shard.withLock { shard in
-                shard.tally.count(
-                    error: error, latency: end &- token.start, executor: executorName, at: end,
-                    isMeasured: token.isMeasured, isCancelledByDriver: shard.isCancellingAtEnd)
+                shard.count(token, error: error, latency: end &- token.start, executor: executorName, at: end)
                 return shard.answerCame(lane: token.number / shards.count, at: end)
             }
             if makesNext { drive(lane: token.number, now: end) }
         } else {
             shard.withLock { shard in
                 shard.inFlight[token.number] = nil
-                shard.tally.count(
-                    error: error, latency: end &- token.start, executor: executorName, at: end,
-                    isMeasured: token.isMeasured, isCancelledByDriver: shard.isCancellingAtEnd)
+                shard.count(token, error: error, latency: end &- token.start, executor: executorName, at: end)
             }
             act(on: plan.withLock { $0.answered() })
         }
@@ -115,17 +129,35 @@ final class LoadRun: Sendable {
         let slot = lane / shards.count
         var now = now
         while true {
-            switch plan.withLock({ $0.claim(at: now) }) {
+            switch plan.withLock({ $0.claim(lane: lane, at: now) }) {
             case .stop(let ending):
                 act(on: ending)
                 return
+            case .park:
+                return
             case .request(let index, let isMeasured):
-                let request = makeRequest(index, LoadToken(number: lane, start: now, isMeasured: isMeasured), self)
+                let token = LoadToken(
+                    number: lane, start: now, isMeasured: isMeasured,
+                    scenario: scenarioOrder[index % scenarioOrder.count])
+                let request = makeRequest(index, token, self)
                 // The answer's time, when it came during the call, starts the next request.
                 guard let answered = shard.withLock({ $0.requestMade(request, lane: slot) }) else { return }
                 now = answered
             }
         }
+    }
+
+    /// Makes the stages' lane changes due by now: drives the lanes woken, then sets a timer
+    /// for the next change.
+    private func changeLanes() {
+        let now = driver.clock.nanoseconds()
+        let (wake, nextAt, ending) = plan.withLock { $0.changeLanes(at: now) }
+        for lane in wake { drive(lane: lane, now: driver.clock.nanoseconds()) }
+        if let nextAt {
+            let job = driver.clock.schedule(at: nextAt) { [self] in changeLanes() }
+            if !plan.withLock({ $0.keep(job, as: .lanes) }) { job.cancel() }
+        }
+        act(on: ending)
     }
 
     // MARK: - Open loop
@@ -138,7 +170,8 @@ final class LoadRun: Sendable {
             let shard = shards[index % shards.count]
             shard.withLock { $0.inFlight[index] = .some(nil) }
             let token = LoadToken(
-                number: index, start: arrivals.intendedStart(of: index), isMeasured: index >= arrivals.warmUp)
+                number: index, start: arrivals.intendedStart(of: index), isMeasured: index >= arrivals.warmUp,
+                scenario: scenarioOrder[index % scenarioOrder.count])
             let request = makeRequest(index, token, self)
             shard.withLock { $0.requestMade(request, number: index) }
         }
@@ -162,7 +195,8 @@ final class LoadRun: Sendable {
         case .finish(let jobs):
             for job in jobs { job.cancel() }
             progressReporter?.end()
-            resolver.resolveIfPending(with: .success(makeReport()))
+            let (total, scenarios) = makeReports()
+            finish(total, scenarios)
         }
     }
 
@@ -172,23 +206,42 @@ final class LoadRun: Sendable {
         for request in pending { request.cancel() }
     }
 
-    private func makeReport() -> LoadReport {
+    /// The total report, and each scenario's.
+    private func makeReports() -> (LoadReport, [LoadReport]) {
         var tally = LoadTally()
-        for shard in shards { tally.merge(shard.withLock { $0.tally }) }
-        let (startTime, measurementStart, requests) = plan.withLock {
-            ($0.startTime, $0.measurementStart, $0.measuredRequests)
+        var scenarioTallies = Array(repeating: LoadTally(), count: scenarioCount)
+        for shard in shards {
+            let (shardTally, shardScenarios) = shard.withLock { ($0.tally, $0.scenarioTallies) }
+            tally.merge(shardTally)
+            for (index, scenario) in shardScenarios.enumerated() { scenarioTallies[index].merge(scenario) }
         }
-        let elapsed = measurementStart.map { tally.lastAnswer > $0 ? tally.lastAnswer - $0 : 0 } ?? 0
+        let (startTime, measurementStart, requests, next) = plan.withLock {
+            ($0.startTime, $0.measurementStart, $0.measuredRequests, $0.next)
+        }
         // The last interval ends now, with the answers no interval's end has taken yet.
         let end = max(driver.clock.nanoseconds(), tally.lastAnswer) &- startTime
         let last = takeIntervalLatencies()
         let intervals = intervals.withLock { intervals in
-            intervals.close(at: end, with: last, measuredFrom: (measurementStart ?? end) &- startTime)
-            intervals.finish()
-            return intervals.packed
+            for index in intervals.indices {
+                intervals[index].close(at: end, with: last[index], measuredFrom: (measurementStart ?? end) &- startTime)
+                intervals[index].finish()
+            }
+            return intervals.map(\.packed)
         }
-        return LoadReport(
-            driver: driver, requests: requests, tally: tally, elapsedNanoseconds: elapsed, intervals: intervals)
+        func report(_ tally: LoadTally, requests: Int, intervals: [PackedInterval]) -> LoadReport {
+            let elapsed = measurementStart.map { tally.lastAnswer > $0 ? tally.lastAnswer - $0 : 0 } ?? 0
+            return LoadReport(
+                driver: driver, requests: requests, tally: tally, elapsedNanoseconds: elapsed, intervals: intervals)
+        }
+        // The measured requests are numbers next − requests to next − 1.
+        let scenarioRequests = LoadScenario.counts(
+            order: scenarioOrder, scenarios: scenarioCount, in: (next - requests)..<next)
+        return (
+            report(tally, requests: requests, intervals: intervals[0]),
+            scenarioTallies.indices.map {
+                report(scenarioTallies[$0], requests: scenarioRequests[$0], intervals: intervals[$0 + 1])
+            }
+        )
     }
 
     // MARK: - Intervals
@@ -202,7 +255,10 @@ final class LoadRun: Sendable {
             let latencies = takeIntervalLatencies()
             let measuredFrom = plan.withLock { $0.measurementStart }.map { $0 &- startTime }
             intervals.withLock { intervals in
-                intervals.close(at: length &* UInt64(number), with: latencies, measuredFrom: measuredFrom ?? .max)
+                for index in intervals.indices {
+                    intervals[index].close(
+                        at: length &* UInt64(number), with: latencies[index], measuredFrom: measuredFrom ?? .max)
+                }
             }
             scheduleIntervalEnd(number: number + 1)
         }
@@ -210,15 +266,21 @@ final class LoadRun: Sendable {
     }
 
     /// The latencies of the answers since the last interval ended, taken out of every shard:
-    /// each answer is taken once, by the interval that ends first after it came.
-    private func takeIntervalLatencies() -> LatencyHistogram {
-        var latencies = LatencyHistogram()
+    /// each answer is taken once, by the interval that ends first after it came. The total's
+    /// first, then each scenario's.
+    private func takeIntervalLatencies() -> [LatencyHistogram] {
+        var latencies = Array(repeating: LatencyHistogram(), count: scenarioCount + 1)
         for shard in shards {
-            latencies.merge(
-                shard.withLock { shard in
-                    defer { shard.tally.intervalLatencies = LatencyHistogram() }
-                    return shard.tally.intervalLatencies
-                })
+            let taken = shard.withLock { shard in
+                defer {
+                    shard.tally.intervalLatencies = LatencyHistogram()
+                    for index in shard.scenarioTallies.indices {
+                        shard.scenarioTallies[index].intervalLatencies = LatencyHistogram()
+                    }
+                }
+                return [shard.tally.intervalLatencies] + shard.scenarioTallies.map(\.intervalLatencies)
+            }
+            for index in latencies.indices { latencies[index].merge(taken[index]) }
         }
         return latencies
     }

@@ -20,6 +20,8 @@ struct LoadShard {
     }
 
     var tally = LoadTally()
+    /// Each scenario's share of ``tally``, by its place in the list; empty without scenarios.
+    var scenarioTallies: [LoadTally]
     /// Closed loop: the lanes of this shard.
     var lanes: [Step]
     /// Open loop: the requests in flight, by number, to cancel at the deadline; `nil` while the
@@ -28,8 +30,22 @@ struct LoadShard {
     /// Set at the deadline: the cancellations from here on are the driver's.
     var isCancellingAtEnd = false
 
-    init(lanes: Int) {
+    init(lanes: Int, scenarios: Int) {
         self.lanes = Array(repeating: .issuing, count: lanes)
+        scenarioTallies = Array(repeating: LoadTally(), count: scenarios)
+    }
+
+    /// Counts an answer in the total and in its scenario's tally.
+    mutating func count(
+        _ token: LoadToken, error: (any Error)?, latency: UInt64, executor: String, at time: UInt64
+    ) {
+        tally.count(
+            error: error, latency: latency, executor: executor, at: time, isMeasured: token.isMeasured,
+            isCancelledByDriver: isCancellingAtEnd)
+        guard !scenarioTallies.isEmpty else { return }
+        scenarioTallies[token.scenario].count(
+            error: error, latency: latency, executor: executor, at: time, isMeasured: token.isMeasured,
+            isCancelledByDriver: isCancellingAtEnd)
     }
 
     /// Lane `slot`'s request is made and its callback registered. Returns the time of its answer

@@ -25,4 +25,6 @@ struct LoadToken: Sendable {
     let start: UInt64
     /// Whether the request was made after the warm-up.
     let isMeasured: Bool
+    /// The request's ``LoadScenario``, by its place in the list; 0 without scenarios.
+    let scenario: Int
 }

@@ -31,6 +31,14 @@ final class FakeServer: Sendable {
             interval: interval)
     }
 
+    /// A driver in stages (``LoadDriver/Mode/openLoopStages(_:)`` or
+    /// ``LoadDriver/Mode/closedLoopStages(_:)``) on the server's clock, silent, as long as its stages.
+    func driver(stages mode: LoadDriver.Mode, interval: Duration = .seconds(1)) -> LoadDriver {
+        LoadDriver(
+            mode, clock: LoadClock(scheduler: scheduler, now: { [scheduler] in scheduler.now }), progress: .silent,
+            interval: interval)
+    }
+
     /// Answers request `index` with `index` after its service time (and its wait, when serial).
     func handle(_ index: Int) -> Response<Int> {
         let (response, resolver) = Response<Int>.pending(on: .immediate)

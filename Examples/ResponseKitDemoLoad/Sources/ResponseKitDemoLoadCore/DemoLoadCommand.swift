@@ -50,6 +50,10 @@ public enum DemoLoadCommand {
         /// Runs the load, prints the report and exits; the answers on `.main` need the main
         /// queue, which `dispatchMain()` services below.
         func run<Value>(_ request: @escaping @Sendable (Int) -> Response<Value>) {
+            if let limit = parsed.searchLimit {
+                search(request, limit: limit)
+                return
+            }
             let startTime = Date()
             driver.run(on: .main, request).onResult { result in
                 switch result {
@@ -70,11 +74,81 @@ public enum DemoLoadCommand {
             }
         }
 
+        /// Runs the rate search, prints each step and the rate found, and exits.
+        func search<Value>(_ request: @escaping @Sendable (Int) -> Response<Value>, limit: Duration) {
+            let from = if case .openLoop(let perSecond) = parsed.mode { perSecond } else { 100.0 }
+            let duration = if case .duration(let duration) = parsed.length { duration } else { Duration.seconds(5) }
+            let search = LoadRateSearch(
+                limit: limit, from: from, to: max(from, parsed.searchTo), stepDuration: duration, progress: .silent)
+            search.run(on: .main, request).onResult { result in
+                switch result {
+                case .success(let outcome):
+                    for step in outcome.steps {
+                        ConsoleOutput.standardOutput.writeLine(
+                            "\(Int(step.rate.rounded())) a second: p99 \(milliseconds(step.latency))"
+                                + " \(step.passed ? "passed" : "failed")\(step.isRerun ? " (rerun)" : "")")
+                    }
+                    let found = outcome.highestPassingRate.map { "\(Int($0.rounded())) a second" } ?? "none"
+                    ConsoleOutput.standardOutput.writeLine(
+                        "highest rate with p99 under \(milliseconds(limit)): \(found)")
+                    withExtendedLifetime(temporary) {}
+                    exit(outcome.highestPassingRate == nil ? 99 : 0)
+                case .failure(let error):
+                    ConsoleOutput.standardError.writeLine("\(program): \(error)")
+                    exit(1)
+                }
+            }
+        }
+
+        /// Runs the mix, prints each scenario's table and the total's, writes the page (a column a
+        /// scenario) and exits.
+        func runMix() {
+            let scenarios = parsed.mix.map { part in
+                switch part.target {
+                case .signIn:
+                    LoadScenario(
+                        name: part.target.rawValue, weight: part.weight,
+                        DemoLoadTarget.signIn(
+                            dataDirectory: dataDirectory, latency: parsed.latency))
+                case .addCity:
+                    LoadScenario(
+                        name: part.target.rawValue, weight: part.weight,
+                        DemoLoadTarget.addCity(dataDirectory: dataDirectory))
+                case .echo, .mix:
+                    LoadScenario(
+                        name: part.target.rawValue, weight: part.weight,
+                        DemoLoadTarget.echo(on: parsed.answersOnMain ? .main : .immediate))
+                }
+            }
+            driver.run(on: .main, scenarios: scenarios).onResult { result in
+                switch result {
+                case .success(let report):
+                    ConsoleOutput.standardOutput.writeLine(report.table)
+                    do {
+                        if let path = parsed.pagePath {
+                            let page = LoadReportPage(
+                                title: "\(program) mix", runs: report.scenarios + [("total", report.total)])
+                            try page.html.write(toFile: path, atomically: true, encoding: .utf8)
+                        }
+                    } catch {
+                        ConsoleOutput.standardError.writeLine("\(program): \(error)")
+                        exit(1)
+                    }
+                    withExtendedLifetime(temporary) {}
+                    exit(verdict(on: report.total, against: nil, as: parsed, program: program))
+                case .failure(let error):
+                    ConsoleOutput.standardError.writeLine("\(program): \(error)")
+                    exit(1)
+                }
+            }
+        }
+
         switch parsed.target {
         case .signIn:
             run(DemoLoadTarget.signIn(dataDirectory: dataDirectory, latency: parsed.latency, server: parsed.authServer))
         case .addCity: run(DemoLoadTarget.addCity(dataDirectory: dataDirectory))
         case .echo: run(DemoLoadTarget.echo(on: parsed.answersOnMain ? .main : .immediate))
+        case .mix: runMix()
         }
     }
 
@@ -116,6 +190,12 @@ public enum DemoLoadCommand {
     }
 }
 
+/// `12.34 ms`.
+private func milliseconds(_ duration: Duration) -> String {
+    let (seconds, attoseconds) = duration.components
+    return String(format: "%.2f ms", Double(seconds) * 1e3 + Double(attoseconds) / 1e15)
+}
+
 extension LoadDriver.Mode {
     /// `64 in flight` or `1,000 a second`, for a page's heading.
     fileprivate var summaryForPage: String {
@@ -123,6 +203,8 @@ extension LoadDriver.Mode {
         case .closedLoop(let inFlight): "\(inFlight) in flight"
         case .openLoop(let perSecond):
             "\(perSecond == perSecond.rounded() ? "\(Int(perSecond))" : "\(perSecond)") a second"
+        case .openLoopStages(let stages): "up to \(Int(stages.map(\.target).max() ?? 0)) a second, in stages"
+        case .closedLoopStages(let stages): "up to \(Int(stages.map(\.target).max() ?? 0)) in flight, in stages"
         }
     }
 }

@@ -53,7 +53,7 @@ struct LoadArgumentsTests {
 
     @Test(
         arguments: [
-            ([], "say what to load: signin, add-city or echo"),
+            ([], "say what to load: signin, add-city, echo or mix"),
             (["login"], "unknown target login"),
             (["echo", "--hlog"], "--hlog needs a file"),
             (
@@ -82,5 +82,65 @@ struct LoadArgumentsTests {
     @Test func help_winsWherever_itIs() {
         #expect(LoadArguments.parse(["echo", "--rate", "5", "-h"]) == .help)
         #expect(LoadArguments.parse(["--help"]) == .help)
+    }
+}
+
+struct LoadArgumentsStageTests {
+    @Test func stages_rampByDefault_stepWithAnEqualsSign_andLastAsLongAsTheyDo_withNoWarmUp() {
+        var expected = LoadArguments(target: .echo)
+        expected.mode = .openLoopStages([
+            .ramp(to: 100, over: .seconds(10)), .step(to: 100, for: .seconds(30)),
+            .ramp(to: 0, over: .milliseconds(500)),
+        ])
+        expected.length = .duration(.milliseconds(40_500))
+        expected.warmUp = .duration(.zero)
+
+        #expect(LoadArguments.parse(["echo", "--stages", "10s:100,30:=100,500ms:0"]) == .run(expected))
+    }
+
+    @Test func inFlightStages_areAClosedLoop_andAWarmUpGivenComesOutOfTheirLength() {
+        var expected = LoadArguments(target: .echo)
+        expected.mode = .closedLoopStages([.ramp(to: 8, over: .seconds(120))])
+        expected.length = .duration(.seconds(119))
+        expected.warmUp = .duration(.seconds(1))
+
+        #expect(LoadArguments.parse(["echo", "--in-flight-stages", "2m:8", "--warm-up", "1"]) == .run(expected))
+    }
+
+    @Test(arguments: ["", "10s", "10s:", "10x:5", "10s:-1", "10s:100,,5s:0"])
+    func malformedStages_areRejected(spec: String) {
+        #expect(
+            LoadArguments.parse(["echo", "--stages", spec])
+                == .invalid("--stages needs stages such as '10s:100,30s:=100,10s:0'"))
+    }
+
+    @Test func aSearch_readsItsLimitAndTop() {
+        var expected = LoadArguments(target: .signIn)
+        expected.mode = .openLoop(perSecond: 200)
+        expected.searchLimit = .milliseconds(50)
+        expected.searchTo = 5_000
+
+        #expect(
+            LoadArguments.parse(["signin", "--rate", "200", "--search-p99", "50", "--search-to", "5000"])
+                == .run(expected))
+        #expect(
+            LoadArguments.parse(["signin", "--search-p99", "soon"])
+                == .invalid("--search-p99 needs milliseconds, such as 50"))
+    }
+}
+
+struct LoadArgumentsMixTests {
+    @Test func aMix_readsItsTargetsAndWeights_thenTheOptions() {
+        var expected = LoadArguments(target: .mix)
+        expected.mix = [.init(.signIn, weight: 8), .init(.addCity, weight: 2)]
+        expected.mode = .openLoop(perSecond: 500)
+
+        #expect(LoadArguments.parse(["mix", "signin:8,add-city:2", "--rate", "500"]) == .run(expected))
+    }
+
+    @Test(arguments: [["mix"], ["mix", "signin"], ["mix", "signin:0"], ["mix", "mix:1"], ["mix", "echo:1,echo:2"]])
+    func aMalformedMix_isRejected(arguments: [String]) {
+        #expect(
+            LoadArguments.parse(arguments) == .invalid("mix needs targets and weights, such as signin:8,add-city:2"))
     }
 }
