@@ -154,7 +154,7 @@ public enum DemoLoadCommand {
 
     /// Says on standard error which thresholds the report misses and how it compares with the
     /// baseline; returns the exit status: 99 when it misses one or regressed, 0 otherwise.
-    private static func verdict(
+    private nonisolated static func verdict(
         on report: LoadReport, against baseline: LoadReport?, as arguments: LoadArguments, program: String
     ) -> Int32 {
         var failed = false
@@ -171,7 +171,7 @@ public enum DemoLoadCommand {
     }
 
     /// Writes the files `arguments` ask for: the interval log and the percentile distribution.
-    private static func write(
+    private nonisolated static func write(
         _ report: LoadReport, startedAt startTime: Date, baseline: LoadReport?, as arguments: LoadArguments,
         program: String
     ) throws {
@@ -191,14 +191,14 @@ public enum DemoLoadCommand {
 }
 
 /// `12.34 ms`.
-private func milliseconds(_ duration: Duration) -> String {
+private nonisolated func milliseconds(_ duration: Duration) -> String {
     let (seconds, attoseconds) = duration.components
     return String(format: "%.2f ms", Double(seconds) * 1e3 + Double(attoseconds) / 1e15)
 }
 
 extension LoadDriver.Mode {
     /// `64 in flight` or `1,000 a second`, for a page's heading.
-    fileprivate var summaryForPage: String {
+    fileprivate nonisolated var summaryForPage: String {
         switch self {
         case .closedLoop(let inFlight): "\(inFlight) in flight"
         case .openLoop(let perSecond):
