@@ -198,20 +198,8 @@ public struct LoadDriver: Sendable {
         on executor: ResponseExecutor = .main,
         _ request: @escaping @Sendable (Int) -> Response<Value>
     ) -> Response<LoadReport> {
-        // Inlined so that these lines, the only generic ones of a run, are specialised for `Value`
-        // in the caller's module: unspecialised, the driver spent 40 % of its time looking up
-        // generic metadata.
-        start(on: executor) { index, token, run in
-            let response = request(index)
-            let answersOn = response.executor
-            response.onResult { result in
-                switch result {
-                case .success: run.answer(token, error: nil, on: answersOn)
-                case .failure(let error): run.answer(token, error: error, on: answersOn)
-                }
-            }
-            return response
-        }
+        // Inlined, with `LoadRun.makeRequest(with:)`, so that a request is specialised for `Value`.
+        start(on: executor, LoadRun.makeRequest(with: request))
     }
 
     /// Runs `request` under load.

@@ -43,21 +43,11 @@ public struct LoadScenario: Sendable {
     ///     included), not in the scenario.
     @inlinable
     public init<Value>(name: String, weight: Int = 1, _ request: @escaping @Sendable (Int) -> Response<Value>) {
-        // Inlined, as `LoadDriver.run` is, so that these lines are specialised for `Value` in the
+        // Inlined, as `LoadDriver.run` is, so that a request is specialised for `Value` in the
         // caller's module.
         self.name = name
         self.weight = weight
-        makeRequest = { index, token, run in
-            let response = request(index)
-            let answersOn = response.executor
-            response.onResult { result in
-                switch result {
-                case .success: run.answer(token, error: nil, on: answersOn)
-                case .failure(let error): run.answer(token, error: error, on: answersOn)
-                }
-            }
-            return response
-        }
+        makeRequest = LoadRun.makeRequest(with: request)
     }
 
     /// The smooth weighted round-robin over one cycle of `weights.reduce(0, +)` requests: each
