@@ -140,24 +140,24 @@ extension LatencyHistogram {
     /// A histogram of `buckets` as they would be counted here, with the exact figures read off
     /// the buckets (the lowest value, the highest, the middles' sum).
     init(counting buckets: [(lowestNanoseconds: UInt64, count: UInt64)]) {
-        var counted = LatencyHistogram(buckets: buckets, minimum: 0, maximum: 0, total: 0)
-        guard !counted.isEmpty else {
-            self = counted
-            return
-        }
-        let indexes = counted.countsByBucket.indices.filter { counted.countsByBucket[$0] > 0 }
-        let minimum = Self.range(ofBucket: indexes.first!).lowest
-        let last = Self.range(ofBucket: indexes.last!)
+        var lowestIndex = Int.max
+        var highestIndex = -1
         var total: UInt64 = 0
-        for index in indexes {
-            let (product, overflow) = Self.medianValue(ofBucket: index).multipliedReportingOverflow(
-                by: counted.countsByBucket[index])
+        for (lowest, count) in buckets where count > 0 {
+            let index = Self.bucket(of: lowest)
+            lowestIndex = Swift.min(lowestIndex, index)
+            highestIndex = Swift.max(highestIndex, index)
+            let (product, overflow) = Self.medianValue(ofBucket: index).multipliedReportingOverflow(by: count)
             let (sum, carry) = total.addingReportingOverflow(product)
             total = overflow || carry ? .max : sum
         }
-        counted = LatencyHistogram(
-            buckets: buckets, minimum: minimum, maximum: last.lowest &+ (last.width - 1), total: total)
-        self = counted
+        guard highestIndex >= 0 else {
+            self.init()
+            return
+        }
+        self.init(
+            buckets: buckets, minimum: Self.range(ofBucket: lowestIndex).lowest,
+            maximum: Self.highestEquivalentValue(ofBucket: highestIndex), total: total)
     }
 
     /// The middle of a bucket as HdrHistogram takes it: its lowest value plus half its width.
