@@ -149,8 +149,9 @@ public struct LoadComparison: Sendable, Hashable, CustomStringConvertible {
 
     /// The intervals that make a sample: enough answers, and not a short last one.
     private static func usableIntervals(of report: LoadReport) -> [HistogramLog.Interval] {
-        var intervals = report.intervals.filter { $0.histogram.count >= minimumAnswersPerInterval }
-        let typical = median(report.intervals.map { Double($0.length.loadNanoseconds) })
+        let all = report.intervals  // unpacked once
+        var intervals = all.filter { $0.histogram.count >= minimumAnswersPerInterval }
+        let typical = median(all.map { Double($0.length.loadNanoseconds) })
         if let last = intervals.last, Double(last.length.loadNanoseconds) < typical / 2 { intervals.removeLast() }
         return intervals
     }

@@ -80,15 +80,16 @@ public struct LoadReportPage: Sendable {
     static let palette = ["#0969da", "#cf222e", "#1a7f37", "#8250df", "#bc4c00"]
 
     private func column(name: String, report: LoadReport, color: String) -> String {
-        """
-        <section class="run">
-        <h2>\(name.htmlEscaped)</h2>
-        \(Self.spectrum(of: report.latencies, color: color).svg)
-        \(Self.throughput(of: report, color: color).svg)
-        \(Self.latencyOverTime(of: report).svg)
-        <pre>\(report.table.htmlEscaped)</pre>
-        </section>
-        """
+        let drawn = Self.drawnIntervals(report.intervals)  // unpacked once, for both pictures
+        return """
+            <section class="run">
+            <h2>\(name.htmlEscaped)</h2>
+            \(Self.spectrum(of: report.latencies, color: color).svg)
+            \(Self.throughput(of: drawn, color: color).svg)
+            \(Self.latencyOverTime(of: drawn).svg)
+            <pre>\(report.table.htmlEscaped)</pre>
+            </section>
+            """
     }
 
     /// The latency at each percentile, x on HdrHistogram's axis: log₁₀(1 / (1 − p)).
@@ -118,8 +119,8 @@ public struct LoadReportPage: Sendable {
 
     /// The intervals to draw over time: all but a last one shorter than half the others (the
     /// run's end), whose few answers would read as a dip or a spike that was not there.
-    static func drawnIntervals(of report: LoadReport) -> [HistogramLog.Interval] {
-        var intervals = report.intervals
+    static func drawnIntervals(_ intervals: [HistogramLog.Interval]) -> [HistogramLog.Interval] {
+        var intervals = intervals
         let lengths = intervals.map(\.length).sorted()
         if intervals.count > 1, let last = intervals.last, last.length * 2 < lengths[lengths.count / 2] {
             intervals.removeLast()
@@ -128,8 +129,8 @@ public struct LoadReportPage: Sendable {
     }
 
     /// Answers a second in each interval.
-    static func throughput(of report: LoadReport, color: String) -> SVGChart {
-        let points = drawnIntervals(of: report).map { interval -> (x: Double, y: Double) in
+    static func throughput(of intervals: [HistogramLog.Interval], color: String) -> SVGChart {
+        let points = intervals.map { interval -> (x: Double, y: Double) in
             let seconds = Double(interval.length.loadNanoseconds) / 1e9
             return (
                 Double((interval.start + interval.length).loadNanoseconds) / 1e9,
@@ -137,16 +138,16 @@ public struct LoadReportPage: Sendable {
             )
         }
         let (yTicks, top) = SVGChart.linearTicks(upTo: points.map(\.y).max() ?? 0) { Int($0).grouped }
-        let (xTicks, right) = timeTicks(upTo: points.map(\.x).max() ?? 0)
+        let (xTicks, xRange) = timeAxis(of: intervals)
         return SVGChart(
             title: "Throughput over the run", xLabel: "time (s)", yLabel: "answers/s", xTicks: xTicks, yTicks: yTicks,
-            xRange: timeStart(of: report)...right, yRange: 0...top,
+            xRange: xRange, yRange: 0...top,
             series: [.init(name: "answers/s", points: points, color: color)])
     }
 
     /// p50 and p99 of each interval that had answers.
-    static func latencyOverTime(of report: LoadReport) -> SVGChart {
-        let answered = drawnIntervals(of: report).filter { !$0.histogram.isEmpty }
+    static func latencyOverTime(of intervals: [HistogramLog.Interval]) -> SVGChart {
+        let answered = intervals.filter { !$0.histogram.isEmpty }
         func points(_ percentile: Double) -> [(x: Double, y: Double)] {
             answered.map {
                 (
@@ -159,27 +160,26 @@ public struct LoadReportPage: Sendable {
         let p99 = points(99)
         let (scale, unit) = latencyUnit(for: p99.map(\.y).max() ?? 0)
         let (yTicks, top) = SVGChart.linearTicks(upTo: (p99.map(\.y).max() ?? 0) / scale) { tickLabel($0, unit) }
-        let (xTicks, right) = timeTicks(
-            upTo: drawnIntervals(of: report).map { Double(($0.start + $0.length).loadNanoseconds) / 1e9 }.max() ?? 0)
+        let (xTicks, xRange) = timeAxis(of: intervals)
         return SVGChart(
             title: "Latency over the run", xLabel: "time (s)", yLabel: "latency (\(unit))", xTicks: xTicks,
             yTicks: yTicks,
-            xRange: timeStart(of: report)...right, yRange: 0...top,
+            xRange: xRange, yRange: 0...top,
             series: [
                 .init(name: "p50", points: p50.map { ($0.x, $0.y / scale) }, color: "#0969da"),
                 .init(name: "p99", points: p99.map { ($0.x, $0.y / scale) }, color: "#cf222e"),
             ])
     }
 
-    private static func timeStart(of report: LoadReport) -> Double {
-        Double(report.intervals.first?.start.loadNanoseconds ?? 0) / 1e9
-    }
-
-    private static func timeTicks(upTo seconds: Double) -> ([SVGChart.Tick], Double) {
-        let (ticks, top) = SVGChart.linearTicks(upTo: max(seconds, 1)) { value in
+    /// The time axis both pictures over the run share: from the first interval's start to past
+    /// the last one's end, in seconds.
+    private static func timeAxis(of intervals: [HistogramLog.Interval]) -> ([SVGChart.Tick], ClosedRange<Double>) {
+        let start = Double(intervals.first?.start.loadNanoseconds ?? 0) / 1e9
+        let end = intervals.map { Double(($0.start + $0.length).loadNanoseconds) / 1e9 }.max() ?? 0
+        let (ticks, top) = SVGChart.linearTicks(upTo: max(end, 1)) { value in
             value == value.rounded() ? "\(Int(value))" : String(format: "%g", value)
         }
-        return (ticks, top)
+        return (ticks, start...top)
     }
 
     /// Nanoseconds per unit, and the unit, for latencies up to `maximum` nanoseconds.
