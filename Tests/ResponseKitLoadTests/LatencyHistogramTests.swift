@@ -5,18 +5,6 @@ import Testing
 /// The histogram's promises: every percentile within the stated relative error of the exact one,
 /// exact minimum and maximum, fixed memory, and merging that equals recording in one place.
 struct LatencyHistogramTests {
-    /// A fixed pseudo-random sequence (SplitMix64), so a failure can be replayed.
-    struct SeededGenerator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     /// Latencies spread over eleven orders of magnitude (log-uniform from 1 ns to 100 s): every
     /// bucket width the histogram uses is hit.
     static func spreadLatencies(count: Int, seed: UInt64) -> [Duration] {

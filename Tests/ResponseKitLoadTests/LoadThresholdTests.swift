@@ -64,13 +64,14 @@ struct LoadComparisonTests {
     static func report(
         milliseconds: Double, perSecond: Int = 500, intervals count: Int = 10, noise: Double = 0.2, seed: UInt64
     ) -> LoadReport {
-        var random = Seeded(seed)
+        var random = SeededGenerator(state: seed)
         let intervals = (0..<count).map { second -> HistogramLog.Interval in
             var latencies = LatencyHistogram()
-            let scale = 1 + noise * (2 * random.unit() - 1)
-            let answers = Int(Double(perSecond) * (1 + noise * (2 * random.unit() - 1)))
+            let scale = 1 + noise * (2 * Double.random(in: 0..<1, using: &random) - 1)
+            let answers = Int(Double(perSecond) * (1 + noise * (2 * Double.random(in: 0..<1, using: &random) - 1)))
             for _ in 0..<answers {
-                latencies.record(.microseconds(Int(milliseconds * 1_000 * scale * (0.5 + random.unit()))))
+                latencies.record(
+                    .microseconds(Int(milliseconds * 1_000 * scale * (0.5 + Double.random(in: 0..<1, using: &random)))))
             }
             return HistogramLog.Interval(start: .seconds(second), length: .seconds(1), histogram: latencies)
         }
@@ -82,8 +83,9 @@ struct LoadComparisonTests {
     }
 
     @Test func theSameCode_measuredTwiceWithNoise_neverRegresses() {
-        // 60 pairs of runs of one distribution, ±20 % from interval to interval (1,000 pairs, run
-        // once on 2026-11-28, raised no alarm either).
+        // 60 pairs of runs of one distribution, ±20 % from interval to interval. (Run once over
+        // 2 × 1,000 pairs, 2026-11-29: one pair read as a regression, at seeds 5,043 and 7,043.
+        // The rule is conservative, not infallible: see LoadComparison.)
         var alarms: [String] = []
         for seed in 0..<60 as Range<UInt64> {
             let comparison = LoadComparison(
@@ -91,7 +93,7 @@ struct LoadComparisonTests {
                 current: Self.report(milliseconds: 10, perSecond: 100, seed: seed + 1_000))
             if !comparison.regressions.isEmpty { alarms.append("seed \(seed): \(comparison)") }
         }
-        #expect(alarms.isEmpty, "\(alarms.first ?? "")")
+        #expect(alarms.isEmpty, "\(alarms.count) alarms: \(alarms.prefix(3))")
     }
 
     @Test func aThirdSlower_regresses_inLatency() {
@@ -130,18 +132,5 @@ struct LoadComparisonTests {
         #expect(
             LoadComparison(baseline: baseline, current: current) == LoadComparison(baseline: baseline, current: current)
         )
-    }
-}
-
-/// A seeded generator for the tests' noise.
-struct Seeded {
-    private var state: UInt64
-    init(_ seed: UInt64) { state = seed &* 0x9E37_79B9_7F4A_7C15 | 1 }
-    /// A number in [0, 1).
-    mutating func unit() -> Double {
-        state ^= state << 13
-        state ^= state >> 7
-        state ^= state << 17
-        return Double(state >> 11) / Double(1 << 53)
     }
 }
