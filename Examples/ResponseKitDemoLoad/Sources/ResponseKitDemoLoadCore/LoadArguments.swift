@@ -51,7 +51,7 @@ public struct LoadArguments: Equatable, Sendable {
               second, failed or cancelled against a count or a share (0.1%); repeat it for more.
               --baseline compares with an earlier run's --json report and fails (99) when p50, p99
               or throughput is surely worse by more than --min-effect (default 10) percent, judged
-              over the runs' intervals (a 95 % bootstrap interval), so noise does not fail it.
+              over the runs' intervals (a 99 % bootstrap interval), so noise does not fail it.
             """
     }
 
