@@ -106,18 +106,21 @@ public struct HistogramLog: Sendable, Hashable {
             let maximum =
                 interval.histogram.isEmpty
                 ? 0 : LatencyHistogram.highestEquivalentValue(of: interval.histogram.maximum.loadNanoseconds)
-            text += "\(start),\(length),\(String(format: "%.3f", Double(maximum) / 1e6)),"
+            text += "\(start),\(length),\(Self.threeDecimals.format(Double(maximum) / 1e6)),"
             text += interval.histogram.hdrHistogramEncoded + "\n"
         }
         return text
     }
 
+    /// Java's "%.3f", as HdrHistogram's log writer prints times (seconds) and maxima (milliseconds).
+    private static let threeDecimals = JavaFixedPoint(precision: 3)
+
     private static func seconds(_ duration: Duration) -> String {
-        String(format: "%.3f", Double(duration.loadNanoseconds) / 1e9)
+        threeDecimals.format(Double(duration.loadNanoseconds) / 1e9)
     }
 
     private static func seconds(_ interval: TimeInterval) -> String {
-        String(format: "%.3f", interval)
+        threeDecimals.format(interval)
     }
 
     private static func dateText(_ date: Date) -> String {

@@ -32,6 +32,10 @@ extension LatencyHistogram {
         let counts = countsByBucket
         let total = count
         let ticks = Double(Swift.max(ticksPerHalfDistance, 1))
+        // Java's %f, not printf's: the two round ties of the shortest decimal differently.
+        let valueText = JavaFixedPoint(precision: digits, width: 12)
+        let fractionText = JavaFixedPoint(precision: 12, width: 2)
+        let inverseText = JavaFixedPoint(precision: 2, width: 14)
         if total > 0 {
             var level = 0.0
             var reachedLast = false
@@ -56,14 +60,10 @@ extension LatencyHistogram {
                     if countHere != 0, 100 * Double(runningCount) / Double(total) >= level {
                         let value = Double(Self.highestEquivalentValue(ofBucket: index)) / scale
                         let fraction = level / 100
-                        if level != 100 {
-                            text += String(
-                                format: "%12.\(digits)f %2.12f %10lld %14.2f\n", value, fraction, Int64(runningCount),
-                                1 / (1 - fraction))
-                        } else {
-                            text += String(
-                                format: "%12.\(digits)f %2.12f %10lld\n", value, fraction, Int64(runningCount))
-                        }
+                        // "%12.{digits}f %2.12f %10d %14.2f", the last column left out at 100 %.
+                        text += valueText.format(value) + " " + fractionText.format(fraction) + " "
+                        text += String(format: "%10lld", Int64(runningCount))
+                        text += level != 100 ? " " + inverseText.format(1 / (1 - fraction)) + "\n" : "\n"
                         let gap = 100 - level
                         if gap > 0 {
                             let halvings = Int64(log(100 / gap) / log(2))
@@ -80,10 +80,12 @@ extension LatencyHistogram {
             }
         }
         let (mean, deviation) = bucketMeanAndDeviation
-        text += String(
-            format: "#[Mean    = %12.\(digits)f, StdDeviation   = %12.\(digits)f]\n", mean / scale, deviation / scale)
+        let figureText = JavaFixedPoint(precision: digits, width: 12)
+        text += "#[Mean    = \(figureText.format(mean / scale)), "
+        text += "StdDeviation   = \(figureText.format(deviation / scale))]\n"
         let maximum = total > 0 ? Double(Self.highestEquivalentValue(of: exactFigures.maximum)) : 0
-        text += String(format: "#[Max     = %12.\(digits)f, Total count    = %12lld]\n", maximum / scale, Int64(total))
+        text += "#[Max     = \(figureText.format(maximum / scale)), "
+        text += "Total count    = \(String(format: "%12lld", Int64(total)))]\n"
         text += String(
             format: "#[Buckets = %12ld, SubBuckets     = %12ld]\n", Self.hdrBucketCount, 2 * Self.subBucketCount)
         return text
