@@ -74,13 +74,17 @@ let package = Package(
         // Runs an executable of this package and waits for it: for the test targets that check
         // what only a whole process shows. Not a product.
         .target(name: "ExecutableRun", path: "Tests/Support/ExecutableRun"),
+        // The tests' fixed pseudo-random sequence, shared by the test targets that need one.
+        .target(name: "SeededRandom", path: "Tests/Support/SeededRandom"),
         .testTarget(
             name: "ResponseKitTests",
-            dependencies: ["ResponseKit", "ResponseKitTesting", "ResponseKitFixture", "ExecutableRun"]
+            dependencies: ["ResponseKit", "ResponseKitTesting", "ResponseKitFixture", "ExecutableRun", "SeededRandom"]
         ),
         .testTarget(name: "ResponseKitTestingTests", dependencies: ["ResponseKit", "ResponseKitTesting"]),
         .testTarget(
-            name: "ResponseKitLoadTests", dependencies: ["ResponseKit", "ResponseKitLoad", "ResponseKitTesting"]),
+            name: "ResponseKitLoadTests",
+            dependencies: ["ResponseKit", "ResponseKitLoad", "ResponseKitTesting", "SeededRandom"]
+        ),
         .testTarget(
             name: "ResponseKitServicesTests",
             dependencies: ["ResponseKit", "ResponseKitTesting", "ResponseKitServices", "ServiceRunnerFixture"]

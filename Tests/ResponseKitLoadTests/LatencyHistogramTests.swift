@@ -1,5 +1,6 @@
 import Foundation
 import ResponseKitLoad
+import SeededRandom
 import Testing
 
 /// The histogram's promises: every percentile within the stated relative error of the exact one,
@@ -8,7 +9,7 @@ struct LatencyHistogramTests {
     /// Latencies spread over eleven orders of magnitude (log-uniform from 1 ns to 100 s): every
     /// bucket width the histogram uses is hit.
     static func spreadLatencies(count: Int, seed: UInt64) -> [Duration] {
-        var generator = SeededGenerator(state: seed)
+        var generator = SeededGenerator(seed: seed)
         return (0..<count).map { _ in
             .nanoseconds(Int64(pow(10, Double.random(in: 0..<11, using: &generator))))
         }

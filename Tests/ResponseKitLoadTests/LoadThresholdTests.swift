@@ -1,4 +1,5 @@
 import ResponseKitLoad
+import SeededRandom
 import Testing
 
 struct LoadThresholdTests {
@@ -64,7 +65,7 @@ struct LoadComparisonTests {
     static func report(
         milliseconds: Double, perSecond: Int = 500, intervals count: Int = 10, noise: Double = 0.2, seed: UInt64
     ) -> LoadReport {
-        var random = SeededGenerator(state: seed)
+        var random = SeededGenerator(seed: seed)
         let intervals = (0..<count).map { second -> HistogramLog.Interval in
             var latencies = LatencyHistogram()
             let scale = 1 + noise * (2 * Double.random(in: 0..<1, using: &random) - 1)

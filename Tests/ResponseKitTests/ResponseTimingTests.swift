@@ -1,6 +1,7 @@
 import Dispatch
 import ResponseKit
 import ResponseKitTesting
+import SeededRandom
 import Testing
 
 struct ResponseTimingTests {
@@ -414,18 +415,5 @@ struct RetryBackoffTests {
         let backoff = RetryBackoff.exponential(initial: .seconds(-1), multiplier: .nan, jitter: 7)
         #expect(backoff.delay(beforeAttempt: 3) == .zero)
         #expect(RetryBackoff.fixed(.seconds(-3)).delay(beforeAttempt: 2) == .zero)
-    }
-}
-
-/// A deterministic generator (SplitMix64) so that jitter tests are repeatable.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
