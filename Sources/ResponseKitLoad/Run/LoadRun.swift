@@ -208,6 +208,8 @@ final class LoadRun: Sendable {
 
     /// The total report, and each scenario's.
     private func makeReports() -> (LoadReport, [LoadReport]) {
+        // The last interval's answers first: taking them moves them into the tallies' latencies.
+        let last = takeIntervalLatencies()
         var tally = LoadTally()
         var scenarioTallies = Array(repeating: LoadTally(), count: scenarioCount)
         for shard in shards {
@@ -220,7 +222,6 @@ final class LoadRun: Sendable {
         }
         // The last interval ends now, with the answers no interval's end has taken yet.
         let end = max(driver.clock.nanoseconds(), tally.lastAnswer) &- startTime
-        let last = takeIntervalLatencies()
         let intervals = intervals.withLock { intervals in
             for index in intervals.indices {
                 intervals[index].close(at: end, with: last[index], measuredFrom: (measurementStart ?? end) &- startTime)
@@ -265,20 +266,15 @@ final class LoadRun: Sendable {
         if !plan.withLock({ $0.keep(job, as: .interval) }) { job.cancel() }
     }
 
-    /// The latencies of the answers since the last interval ended, taken out of every shard:
-    /// each answer is taken once, by the interval that ends first after it came. The total's
-    /// first, then each scenario's.
+    /// The latencies of the answers since the last interval ended, taken out of every shard (and
+    /// moved into its tallies' latencies, which the report reads): each answer is taken once, by
+    /// the interval that ends first after it came. The total's first, then each scenario's.
     private func takeIntervalLatencies() -> [LatencyHistogram] {
         var latencies = Array(repeating: LatencyHistogram(), count: scenarioCount + 1)
         for shard in shards {
             let taken = shard.withLock { shard in
-                defer {
-                    shard.tally.intervalLatencies = LatencyHistogram()
-                    for index in shard.scenarioTallies.indices {
-                        shard.scenarioTallies[index].intervalLatencies = LatencyHistogram()
-                    }
-                }
-                return [shard.tally.intervalLatencies] + shard.scenarioTallies.map(\.intervalLatencies)
+                [shard.tally.takeIntervalLatencies()]
+                    + shard.scenarioTallies.indices.map { shard.scenarioTallies[$0].takeIntervalLatencies() }
             }
             for index in latencies.indices { latencies[index].merge(taken[index]) }
         }

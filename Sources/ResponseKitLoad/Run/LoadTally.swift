@@ -2,9 +2,11 @@
 /// Shards are merged into the report at the end.
 @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
 struct LoadTally {
+    /// The latencies of the answers whose interval has ended (``takeIntervalLatencies()``): every
+    /// measured answer's, once the run has taken its last interval.
     var latencies = LatencyHistogram()
-    /// The latencies of the answers since the run's current interval began (``LoadRun`` takes
-    /// them at each interval's end); the same answers as ``latencies``.
+    /// The latencies of the answers since the run's current interval began. An answer is recorded
+    /// here only, once, and moves into ``latencies`` when ``LoadRun`` takes its interval.
     var intervalLatencies = LatencyHistogram()
     var completed = 0
     var failures: [String: Int] = [:]
@@ -46,10 +48,18 @@ struct LoadTally {
         } else {
             completed += 1
         }
-        latencies.record(nanoseconds: latency)
         intervalLatencies.record(nanoseconds: latency)
         lastAnswer = max(lastAnswer, time)
         add(1, on: executor)
+    }
+
+    /// The latencies since the interval began, which also move into ``latencies``: the interval
+    /// starts again empty.
+    mutating func takeIntervalLatencies() -> LatencyHistogram {
+        let taken = intervalLatencies
+        intervalLatencies = LatencyHistogram()
+        latencies.merge(taken)
+        return taken
     }
 
     /// Adds `other`'s counts to these.
