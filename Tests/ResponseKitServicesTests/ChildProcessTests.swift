@@ -85,6 +85,16 @@ struct ChildProcessTests {
     }
     #endif
 
+    #if os(Linux)
+    @Test func theThreadThatStartsChildren_isNamed_forPsAndTop() throws {
+        let child = try ChildProcess.spawn("/bin/sleep", arguments: ["300"])
+        defer { child.end() }
+        let tasks = try FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")
+        let names = tasks.compactMap { try? String(contentsOfFile: "/proc/self/task/\($0)/comm", encoding: .utf8) }
+        #expect(names.contains("child spawner\n"), "the threads' names: \(names)")
+    }
+    #endif
+
     // MARK: - Ending
 
     @Test func end_endsAChildWithSIGTERM() throws {
