@@ -66,11 +66,7 @@ extension ServiceManager {
     /// service) and left running, then calls `body`: the next service stops only once they have
     /// exited, since they may rely on it as their service did. At once when there are none.
     private func endChildProcesses(of entry: Entry, then body: @escaping @MainActor () -> Void) {
-        let children = ChildProcessRegistry.shared.children(ownedBy: entry.service)
-        guard let ending = ChildProcessRegistry.shared.end(children) else {
-            body()
-            return
-        }
-        ending.mainActor.onResult { _ in body() }
+        let registry = ChildProcessRegistry.shared
+        registry.end(registry.children(ownedBy: entry.service), then: body)
     }
 }

@@ -4,13 +4,15 @@ extension ServiceRunner {
     /// (those of services the manager has ended already), says so in the log, and calls `body` once
     /// they have exited; at once when there are none (and in tests, whose runners end no child).
     func endChildProcesses(then body: @escaping @MainActor () -> Void) {
-        let leftovers = children?.children() ?? []
-        guard let ending = children?.end(leftovers) else {
+        guard let children else {
             body()
             return
         }
-        let list = leftovers.map { "\($0.processIdentifier) (\($0.executable))" }.joined(separator: ", ")
-        log("ending the child processes left running: \(list)")
-        ending.mainActor.onResult { _ in body() }
+        let leftovers = children.children()
+        if !leftovers.isEmpty {
+            let list = leftovers.map { "\($0.processIdentifier) (\($0.executable))" }.joined(separator: ", ")
+            log("ending the child processes left running: \(list)")
+        }
+        children.end(leftovers, then: body)
     }
 }

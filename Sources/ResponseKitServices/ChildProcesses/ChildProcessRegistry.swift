@@ -41,13 +41,15 @@ final class ChildProcessRegistry: Sendable {
         return all.filter { owner == nil || $0.owner == owner }.sorted { $0.processIdentifier < $1.processIdentifier }
     }
 
-    /// Ends `children` (SIGTERM, then SIGKILL after each one's grace period).
-    ///
-    /// - Returns: a response that succeeds once every one has exited, delivered on the main
-    ///   queue; `nil` when `children` is empty, so that the caller goes on at once.
-    func end(_ children: [ChildProcess]) -> Response<Void>? {
-        guard !children.isEmpty else { return nil }
-        return Response.allSettled(children.map { $0.end() }).map { _ in () }
+    /// Ends `children` (SIGTERM, then SIGKILL after each one's grace period), then calls `body` on
+    /// the main queue once every one has exited; at once when there are none.
+    @MainActor
+    func end(_ children: [ChildProcess], then body: @escaping @MainActor () -> Void) {
+        guard !children.isEmpty else {
+            body()
+            return
+        }
+        Response.allSettled(children.map { $0.end() }).mainActor.onResult { _ in body() }
     }
 
     /// Sends `signal` to every running child, and waits for nothing: for an exit that cannot wait.
