@@ -1,8 +1,10 @@
+import CitiesCore
 import Dispatch
 import ExampleSupport
 import Foundation
 import ResponseKit
 import ResponseKitLoad
+import SignInCore
 
 /// The demo's interactors under load, from the command line: parses the arguments, runs the
 /// load, prints the report and exits. What `ResponseKitDemoLoad` runs, and
@@ -45,6 +47,17 @@ public enum DemoLoadCommand {
             ConsoleOutput.standardError.writeLine(
                 "\(program): cannot read the baseline \(parsed.baselinePath ?? ""): \(error)")
             exit(1)
+        }
+
+        // Each target's requests, made the same way for a run of one target and for a mix.
+        func signIn() -> @Sendable (Int) -> Response<AuthState> {
+            DemoLoadTarget.signIn(dataDirectory: dataDirectory, latency: parsed.latency, server: parsed.authServer)
+        }
+        func addCity() -> @Sendable (Int) -> Response<CitiesChange> {
+            DemoLoadTarget.addCity(dataDirectory: dataDirectory)
+        }
+        func echo() -> @Sendable (Int) -> Response<Int> {
+            DemoLoadTarget.echo(on: parsed.answersOnMain ? .main : .immediate)
         }
 
         /// Runs the load, prints the report and exits; the answers on `.main` need the main
@@ -105,19 +118,9 @@ public enum DemoLoadCommand {
         func runMix() {
             let scenarios = parsed.mix.map { part in
                 switch part.target {
-                case .signIn:
-                    LoadScenario(
-                        name: part.target.rawValue, weight: part.weight,
-                        DemoLoadTarget.signIn(
-                            dataDirectory: dataDirectory, latency: parsed.latency))
-                case .addCity:
-                    LoadScenario(
-                        name: part.target.rawValue, weight: part.weight,
-                        DemoLoadTarget.addCity(dataDirectory: dataDirectory))
-                case .echo, .mix:
-                    LoadScenario(
-                        name: part.target.rawValue, weight: part.weight,
-                        DemoLoadTarget.echo(on: parsed.answersOnMain ? .main : .immediate))
+                case .signIn: LoadScenario(name: part.target.rawValue, weight: part.weight, signIn())
+                case .addCity: LoadScenario(name: part.target.rawValue, weight: part.weight, addCity())
+                case .echo, .mix: LoadScenario(name: part.target.rawValue, weight: part.weight, echo())
                 }
             }
             driver.run(on: .main, scenarios: scenarios).onResult { result in
@@ -144,10 +147,9 @@ public enum DemoLoadCommand {
         }
 
         switch parsed.target {
-        case .signIn:
-            run(DemoLoadTarget.signIn(dataDirectory: dataDirectory, latency: parsed.latency, server: parsed.authServer))
-        case .addCity: run(DemoLoadTarget.addCity(dataDirectory: dataDirectory))
-        case .echo: run(DemoLoadTarget.echo(on: parsed.answersOnMain ? .main : .immediate))
+        case .signIn: run(signIn())
+        case .addCity: run(addCity())
+        case .echo: run(echo())
         case .mix: runMix()
         }
     }
