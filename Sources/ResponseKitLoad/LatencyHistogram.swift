@@ -146,8 +146,8 @@ public struct LatencyHistogram: Sendable, Hashable {
             if seen >= rank {
                 // The bucket's highest value, as HdrHistogram reports it: never below the true
                 // value, and never above the largest recorded.
-                let (lowest, width) = Self.range(ofBucket: index)
-                return Swift.min(Swift.max(lowest &+ (width - 1), minimumNanoseconds), maximumNanoseconds)
+                let highest = Self.highestEquivalentValue(ofBucket: index)
+                return Swift.min(Swift.max(highest, minimumNanoseconds), maximumNanoseconds)
             }
         }
         return maximumNanoseconds
@@ -212,6 +212,17 @@ public struct LatencyHistogram: Sendable, Hashable {
         let shift = index / subBucketCount - 1
         let top = UInt64(index % subBucketCount + subBucketCount)
         return (top << UInt64(shift), 1 << UInt64(shift))
+    }
+
+    /// The highest value counted in bucket `index`.
+    static func highestEquivalentValue(ofBucket index: Int) -> UInt64 {
+        let (lowest, width) = range(ofBucket: index)
+        return lowest &+ (width - 1)
+    }
+
+    /// The highest value counted in the bucket of `value`.
+    static func highestEquivalentValue(of value: UInt64) -> UInt64 {
+        highestEquivalentValue(ofBucket: bucket(of: value))
     }
 }
 

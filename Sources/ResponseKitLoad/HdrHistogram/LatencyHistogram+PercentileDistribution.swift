@@ -94,17 +94,6 @@ extension LatencyHistogram {
     /// How many buckets HdrHistogram has for this layout, up to its largest trackable value.
     static let hdrBucketCount = 56
 
-    /// The highest value counted in bucket `index`.
-    static func highestEquivalentValue(ofBucket index: Int) -> UInt64 {
-        let (lowest, width) = range(ofBucket: index)
-        return lowest &+ (width - 1)
-    }
-
-    /// The highest value counted in the bucket of `value`.
-    static func highestEquivalentValue(of value: UInt64) -> UInt64 {
-        highestEquivalentValue(ofBucket: bucket(of: value))
-    }
-
     /// The mean and the standard deviation as HdrHistogram computes them, from the buckets'
     /// middles.
     private var bucketMeanAndDeviation: (mean: Double, deviation: Double) {
