@@ -53,7 +53,7 @@ struct LoadPlan {
     /// Open loop: requests made and not answered.
     private var outstanding = 0
     /// The latest job of each ``Timer``, by raw value.
-    private var timers: [ScheduledJob?] = [nil, nil, nil, nil, nil]
+    private var timers = Self.noTimers
 
     /// Closed loop in stages: the lanes from each time on; empty otherwise.
     private let laneChanges: [LoadSchedule.LaneChange]
@@ -167,7 +167,7 @@ struct LoadPlan {
     }
 
     /// What a timer of the run does; the run keeps the latest of each, to cancel when it ends.
-    enum Timer: Int {
+    enum Timer: Int, CaseIterable {
         /// Starts the run.
         case start
         /// Makes the next open-loop requests.
@@ -179,6 +179,9 @@ struct LoadPlan {
         /// Changes a closed loop's lanes, as its stages say.
         case lanes
     }
+
+    /// A slot for each kind of ``Timer``, all empty.
+    private static let noTimers = [ScheduledJob?](repeating: nil, count: Timer.allCases.count)
 
     /// Keeps `job`, the latest timer of its kind, to cancel when the run finishes; `false` (and
     /// the caller cancels it) when it already has.
@@ -313,7 +316,7 @@ struct LoadPlan {
     }
 
     private mutating func takeTimers() -> [ScheduledJob] {
-        defer { timers = [nil, nil, nil, nil, nil] }
+        defer { timers = Self.noTimers }
         return timers.compactMap { $0 }
     }
 }
