@@ -110,23 +110,7 @@ extension LatencyHistogram {
             throw HdrHistogramFormatError(reason: "the payload says \(payloadLength) bytes, \(reader.remaining) follow")
         }
         let layout = HdrLayout(significantDigits: digits, lowestDiscernibleValue: lowest)
-        var buckets: [(lowestNanoseconds: UInt64, count: UInt64)] = []
-        var index = 0
-        while reader.remaining > 0 {
-            let value = try reader.getZigZag()
-            if value < 0 {
-                index += Int(clamping: -value)
-            } else {
-                if value > 0 {
-                    guard let lowestValue = layout.lowestValue(atIndex: index) else {
-                        throw HdrHistogramFormatError(reason: "a counter beyond the largest value")
-                    }
-                    buckets.append((lowestValue, UInt64(value)))
-                }
-                index += 1
-            }
-        }
-        self.init(counting: buckets)
+        self.init(counting: try reader.getRunLengths(lowestValue: layout.lowestValue(atIndex:)))
     }
 
     /// Reads ``hdrHistogramEncoded`` text, with the exact figures the encoding leaves out (what a
@@ -218,17 +202,8 @@ struct PackedLatencyHistogram: Sendable, Hashable {
     /// The histogram again, equal to the one packed.
     var histogram: LatencyHistogram {
         var reader = ByteReader(counts)
-        var buckets: [(lowestNanoseconds: UInt64, count: UInt64)] = []
-        var index = 0
-        // Read back what `init` wrote: it cannot be cut short.
-        while reader.remaining > 0, let value = try? reader.getZigZag() {
-            if value < 0 {
-                index += Int(-value)
-            } else {
-                if value > 0 { buckets.append((LatencyHistogram.range(ofBucket: index).lowest, UInt64(value))) }
-                index += 1
-            }
-        }
+        // Read back what `init` wrote, in this layout: it cannot fail.
+        let buckets = (try? reader.getRunLengths { LatencyHistogram.range(ofBucket: $0).lowest }) ?? []
         return LatencyHistogram(buckets: buckets, minimum: minimum, maximum: maximum, total: total)
     }
 }
@@ -327,6 +302,31 @@ private struct ByteReader {
         guard remaining >= 8 else { throw LatencyHistogram.HdrHistogramFormatError(reason: "cut short") }
         defer { position += 8 }
         return bytes[position..<position + 8].reduce(0) { $0 << 8 | UInt64($1) }
+    }
+
+    /// HdrHistogram's counters, as ``ByteWriter/putRunLengths(of:)`` writes them: the non-empty
+    /// buckets, each as its lowest value (`lowestValue` of the counter's index; `nil` for an index
+    /// beyond the largest value, which fails the read) and its count.
+    mutating func getRunLengths(
+        lowestValue: (Int) -> UInt64?
+    ) throws -> [(lowestNanoseconds: UInt64, count: UInt64)] {
+        var buckets: [(lowestNanoseconds: UInt64, count: UInt64)] = []
+        var index = 0
+        while remaining > 0 {
+            let value = try getZigZag()
+            if value < 0 {
+                index += Int(clamping: -value)
+            } else {
+                if value > 0 {
+                    guard let lowest = lowestValue(index) else {
+                        throw LatencyHistogram.HdrHistogramFormatError(reason: "a counter beyond the largest value")
+                    }
+                    buckets.append((lowest, UInt64(value)))
+                }
+                index += 1
+            }
+        }
+        return buckets
     }
 
     mutating func getZigZag() throws -> Int64 {
