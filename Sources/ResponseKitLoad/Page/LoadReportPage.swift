@@ -106,8 +106,9 @@ public struct LoadReportPage: Sendable {
             }
             points.append((max(reach, 0.05), Double(latencies.maximum.loadNanoseconds)))
         }
-        let (scale, unit) = latencyUnit(for: points.map(\.y).max() ?? 0)
-        let (yTicks, top) = SVGChart.linearTicks(upTo: (points.map(\.y).max() ?? 0) / scale) { tickLabel($0, unit) }
+        let highest = points.map(\.y).max() ?? 0
+        let (scale, unit) = latencyUnit(for: highest)
+        let (yTicks, top) = SVGChart.linearTicks(upTo: highest / scale) { tickLabel($0, unit) }
         let labels = ["0%", "90%", "99%", "99.9%", "99.99%", "99.999%", "99.9999%"]
         let right = max(ceil(reach), 1)
         return SVGChart(
@@ -158,8 +159,9 @@ public struct LoadReportPage: Sendable {
         }
         let p50 = points(50)
         let p99 = points(99)
-        let (scale, unit) = latencyUnit(for: p99.map(\.y).max() ?? 0)
-        let (yTicks, top) = SVGChart.linearTicks(upTo: (p99.map(\.y).max() ?? 0) / scale) { tickLabel($0, unit) }
+        let highest = p99.map(\.y).max() ?? 0
+        let (scale, unit) = latencyUnit(for: highest)
+        let (yTicks, top) = SVGChart.linearTicks(upTo: highest / scale) { tickLabel($0, unit) }
         let (xTicks, xRange) = timeAxis(of: intervals)
         return SVGChart(
             title: "Latency over the run", xLabel: "time (s)", yLabel: "latency (\(unit))", xTicks: xTicks,
