@@ -2,6 +2,8 @@ import Dispatch
 import Foundation
 import ResponseKit
 
+@testable import ResponseKitServices
+
 #if canImport(Darwin)
 import Darwin
 #elseif canImport(Glibc)
@@ -42,10 +44,6 @@ final class TestProcess: Sendable {
     /// Signalled once the child has exited and been reaped.
     private let exited = DispatchSemaphore(value: 0)
 
-    /// Variables of this process that a child must not inherit: a test run under systemd must
-    /// not have its children notify the supervisor of the test run.
-    static let supervisorVariables: Set = ["NOTIFY_SOCKET", "WATCHDOG_USEC", "WATCHDOG_PID"]
-
     /// Starts `executable` with `arguments` and this process's environment, without systemd's
     /// variables, and with `environment` added.
     ///
@@ -67,7 +65,9 @@ final class TestProcess: Sendable {
         for end in ends + inputEnds where end >= 0 { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
         let (readEnd, writeEnd) = (ends[0], ends[1])
 
-        var variables = ProcessInfo.processInfo.environment.filter { !Self.supervisorVariables.contains($0.key) }
+        // Without systemd's variables, as `ChildProcess` starts its children: a test run under
+        // systemd must not have its children notify the supervisor of the test run.
+        var variables = ChildProcess.inheritedEnvironment(ProcessInfo.processInfo.environment)
         variables.merge(environment) { _, new in new }
         let spawned = Self.spawn(
             executable.path, arguments: arguments, environment: variables, input: takesInput ? inputEnds[0] : nil,
@@ -172,8 +172,10 @@ final class TestProcess: Sendable {
         }
         exited.signal()
         outputEnded.signal()
-        guard let status = waitStatus.withLock({ $0 }), status & 0x7f == 0 else { return nil }
-        return (status >> 8) & 0xff  // WIFEXITED and WEXITSTATUS, which Swift does not import
+        guard let status = waitStatus.withLock({ $0 }),
+            case .exited(let exitStatus) = ChildProcess.Termination(waitStatus: status)
+        else { return nil }
+        return exitStatus
     }
 
     /// Spawns `path` with stdin from `input` (or /dev/null) and stdout and stderr to `output`.
