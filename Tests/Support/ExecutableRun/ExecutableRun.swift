@@ -29,8 +29,10 @@ package struct ExecutableRun {
 
     /// Runs `name` with `arguments` and waits for it to exit.
     ///
+    /// - Parameter environment: variables set for the child on top of this process's own
+    ///   (`["TMPDIR": directory]`: where it makes its temporary files).
     /// - Throws: ``Failure`` when the executable is not built or cannot be started.
-    package init(_ name: String, _ arguments: [String]) throws {
+    package init(_ name: String, _ arguments: [String], environment: [String: String] = [:]) throws {
         let path = try Self.locate(name)
         let (output, error) = (try Self.unlinkedFile(), try Self.unlinkedFile())
         defer {
@@ -49,8 +51,19 @@ package struct ExecutableRun {
         posix_spawn_file_actions_adddup2(&actions, error, 2)
         let argv = ([path] + arguments).map { strdup($0) } + [nil]
         defer { for pointer in argv { free(pointer) } }
+        // This process's variables, read from `environ` (not through Foundation), less those set.
+        var inherited: [UnsafeMutablePointer<CChar>?] = []
+        var variable = environ
+        while let entry = variable.pointee {
+            let name = String(cString: entry).prefix { $0 != "=" }
+            if environment[String(name)] == nil { inherited.append(entry) }
+            variable += 1
+        }
+        let set = environment.map { strdup("\($0.key)=\($0.value)") }
+        defer { for pointer in set { free(pointer) } }
+        let envp = inherited + set + [nil]
         var pid = pid_t()
-        let spawned = posix_spawn(&pid, path, &actions, nil, argv, environ)
+        let spawned = posix_spawn(&pid, path, &actions, nil, argv, envp)
         guard spawned == 0 else {
             throw Failure(description: "\(name) could not be started: \(String(cString: strerror(spawned)))")
         }

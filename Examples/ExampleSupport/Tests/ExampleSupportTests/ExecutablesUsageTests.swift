@@ -71,6 +71,24 @@ struct ExecutablesUsageTests {
         #expect(bad.standardError.contains("ResponseBenchmarks load"))
     }
 
+    /// `exit` runs no deinitialiser: the load demo's temporary data directory was left behind by
+    /// every run (hundreds on a machine that ran the tests a while).
+    @Test func theLoadDemo_removesItsTemporaryDataDirectory_whenItSucceedsAndWhenItFails() throws {
+        let temporary = TemporaryDirectory()
+
+        let passed = try ExecutableRun(
+            "ResponseKitDemoLoad", ["signin", "--requests", "100", "--warm-up", "0"],
+            environment: ["TMPDIR": temporary.path])
+        let failed = try ExecutableRun(
+            "ResponseKitDemoLoad", ["echo", "--requests", "100", "--baseline", temporary.path("missing.json")],
+            environment: ["TMPDIR": temporary.path])
+
+        #expect(passed.status == 0, "\(passed.standardError)")
+        #expect(failed.status == 1)
+        #expect(failed.standardError.contains("cannot read the baseline"))
+        #expect(temporary.entries == [])
+    }
+
     @Test func theLoadDemo_printsItsReport_asATableOrAsJSON() throws {
         let table = try ExecutableRun("ResponseKitDemoLoad", ["echo", "--requests", "1000", "--warm-up", "0"])
         let json = try ExecutableRun("ResponseKitDemoLoad", ["echo", "--requests", "1000", "--warm-up", "0", "--json"])

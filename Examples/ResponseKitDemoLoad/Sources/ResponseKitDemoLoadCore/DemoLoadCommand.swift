@@ -33,7 +33,7 @@ public enum DemoLoadCommand {
         }
 
         // Files go to a temporary directory unless --data-dir says otherwise; kept until the
-        // report is out.
+        // report is out, and removed by `finish(_:removing:)` (`exit` runs no deinitialiser).
         let temporary = parsed.dataDirectory == nil ? TemporaryDirectory() : nil
         let dataDirectory = parsed.dataDirectory ?? temporary!.path
         let driver = LoadDriver(parsed.mode, for: parsed.length, warmUp: parsed.warmUp, interval: parsed.interval)
@@ -46,7 +46,7 @@ public enum DemoLoadCommand {
         } catch {
             ConsoleOutput.standardError.writeLine(
                 "\(program): cannot read the baseline \(parsed.baselinePath ?? ""): \(error)")
-            exit(1)
+            finish(1, removing: temporary)
         }
 
         // Each target's requests, made the same way for a run of one target and for a mix.
@@ -76,13 +76,12 @@ public enum DemoLoadCommand {
                         try write(report, startedAt: startTime, baseline: baseline, as: parsed, program: program)
                     } catch {
                         ConsoleOutput.standardError.writeLine("\(program): \(error)")
-                        exit(1)
+                        finish(1, removing: temporary)
                     }
-                    withExtendedLifetime(temporary) {}
-                    exit(verdict(on: report, against: baseline, as: parsed, program: program))
+                    finish(verdict(on: report, against: baseline, as: parsed, program: program), removing: temporary)
                 case .failure(let error):
                     ConsoleOutput.standardError.writeLine("\(program): \(error)")
-                    exit(1)
+                    finish(1, removing: temporary)
                 }
             }
         }
@@ -104,11 +103,10 @@ public enum DemoLoadCommand {
                     let found = outcome.highestPassingRate.map { "\(Int($0.rounded())) a second" } ?? "none"
                     ConsoleOutput.standardOutput.writeLine(
                         "highest rate with p99 under \(milliseconds(limit)): \(found)")
-                    withExtendedLifetime(temporary) {}
-                    exit(outcome.highestPassingRate == nil ? 99 : 0)
+                    finish(outcome.highestPassingRate == nil ? 99 : 0, removing: temporary)
                 case .failure(let error):
                     ConsoleOutput.standardError.writeLine("\(program): \(error)")
-                    exit(1)
+                    finish(1, removing: temporary)
                 }
             }
         }
@@ -135,13 +133,12 @@ public enum DemoLoadCommand {
                         }
                     } catch {
                         ConsoleOutput.standardError.writeLine("\(program): \(error)")
-                        exit(1)
+                        finish(1, removing: temporary)
                     }
-                    withExtendedLifetime(temporary) {}
-                    exit(verdict(on: report.total, against: nil, as: parsed, program: program))
+                    finish(verdict(on: report.total, against: nil, as: parsed, program: program), removing: temporary)
                 case .failure(let error):
                     ConsoleOutput.standardError.writeLine("\(program): \(error)")
-                    exit(1)
+                    finish(1, removing: temporary)
                 }
             }
         }
@@ -156,6 +153,13 @@ public enum DemoLoadCommand {
 
     /// Says on standard error which thresholds the report misses and how it compares with the
     /// baseline; returns the exit status: 99 when it misses one or regressed, 0 otherwise.
+    /// Removes the temporary data directory, if the run made one, and exits with `status`: every
+    /// way out once it exists (`exit` runs no deinitialiser, so it would be left behind).
+    private nonisolated static func finish(_ status: Int32, removing temporary: TemporaryDirectory?) -> Never {
+        temporary?.remove()
+        exit(status)
+    }
+
     private nonisolated static func verdict(
         on report: LoadReport, against baseline: LoadReport?, as arguments: LoadArguments, program: String
     ) -> Int32 {

@@ -1,7 +1,7 @@
 import Foundation
 
-/// A fresh directory that is removed, with everything in it, when the object goes away: one per
-/// test, so tests that write files never see each other's.
+/// A fresh directory that is removed, with everything in it, when the object goes away (or at
+/// ``remove()``): one per test, so tests that write files never see each other's.
 ///
 /// ```swift
 /// struct FileGatewayTests {
@@ -26,6 +26,13 @@ public nonisolated final class TemporaryDirectory: Sendable {
     }
 
     deinit {
+        remove()
+    }
+
+    /// Removes the directory and everything in it now; the object's end then has nothing left to
+    /// do. For a program that ends with `exit`, which runs no deinitialiser: without it, each run
+    /// left its directory behind.
+    public func remove() {
         try? FileManager.default.removeItem(atPath: path)
     }
 
