@@ -151,8 +151,6 @@ public enum DemoLoadCommand {
         }
     }
 
-    /// Says on standard error which thresholds the report misses and how it compares with the
-    /// baseline; returns the exit status: 99 when it misses one or regressed, 0 otherwise.
     /// Removes the temporary data directory, if the run made one, and exits with `status`: every
     /// way out once it exists (`exit` runs no deinitialiser, so it would be left behind).
     private nonisolated static func finish(_ status: Int32, removing temporary: TemporaryDirectory?) -> Never {
@@ -160,6 +158,8 @@ public enum DemoLoadCommand {
         exit(status)
     }
 
+    /// Says on standard error which thresholds the report misses and how it compares with the
+    /// baseline; returns the exit status: 99 when it misses one or regressed, 0 otherwise.
     private nonisolated static func verdict(
         on report: LoadReport, against baseline: LoadReport?, as arguments: LoadArguments, program: String
     ) -> Int32 {
