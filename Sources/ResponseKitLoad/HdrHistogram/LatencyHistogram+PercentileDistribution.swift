@@ -32,7 +32,8 @@ extension LatencyHistogram {
         let counts = countsByBucket
         let total = count
         let ticks = Double(Swift.max(ticksPerHalfDistance, 1))
-        // Java's %f, not printf's: the two round ties of the shortest decimal differently.
+        // Java's %f, not printf's: the two round ties of the shortest decimal differently. Values,
+        // and the mean, deviation and maximum below, are all "%12.{digits}f".
         let valueText = JavaFixedPoint(precision: digits, width: 12)
         let fractionText = JavaFixedPoint(precision: 12, width: 2)
         let inverseText = JavaFixedPoint(precision: 2, width: 14)
@@ -80,11 +81,10 @@ extension LatencyHistogram {
             }
         }
         let (mean, deviation) = bucketMeanAndDeviation
-        let figureText = JavaFixedPoint(precision: digits, width: 12)
-        text += "#[Mean    = \(figureText.format(mean / scale)), "
-        text += "StdDeviation   = \(figureText.format(deviation / scale))]\n"
+        text += "#[Mean    = \(valueText.format(mean / scale)), "
+        text += "StdDeviation   = \(valueText.format(deviation / scale))]\n"
         let maximum = total > 0 ? Double(Self.highestEquivalentValue(of: exactFigures.maximum)) : 0
-        text += "#[Max     = \(figureText.format(maximum / scale)), "
+        text += "#[Max     = \(valueText.format(maximum / scale)), "
         text += "Total count    = \(String(format: "%12lld", Int64(total)))]\n"
         text += String(
             format: "#[Buckets = %12ld, SubBuckets     = %12ld]\n", Self.hdrBucketCount, 2 * Self.subBucketCount)
